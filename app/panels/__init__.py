@@ -1,0 +1,1 @@
+"""The panels of the workspace: patients, chat, sources, profile and trace."""

@@ -1,0 +1,93 @@
+"""A patient memory that lives only in this process (never written anywhere).
+
+Used when no encrypted store is unlocked (`chartside ask` without a patient, the GUI's
+scratch conversation) so that the graph runs the same nodes either way. When the store
+is open, `engine.agent.wiring.VaultMemory` takes its place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+SLOT_LISTS = ("allergies", "conditions", "medications", "symptoms", "vitals", "labs")
+SUMMARY_ORDER = ("allergies", "conditions", "medications", "symptoms", "vitals", "labs")
+LABELS = {
+    "en": {"allergies": "Allergies", "conditions": "Conditions", "medications": "Medications",
+           "symptoms": "Symptoms", "vitals": "Vitals", "labs": "Labs", "demographics": "Patient"},
+    "ko": {"allergies": "알레르기", "conditions": "질환", "medications": "복용 약", "symptoms": "증상",
+           "vitals": "활력징후", "labs": "검사", "demographics": "환자"},
+}
+
+
+def empty_slots() -> dict:
+    return {"demographics": {"age": None, "age_group": None, "gender": None, "pregnant": None},
+            **{name: [] for name in SLOT_LISTS}}
+
+
+def item_label(item: dict) -> str:
+    name = item.get("name") or item.get("text") or item.get("type") or ""
+    value = item.get("value")
+    if item.get("systolic") is not None:
+        value = f"{item.get('systolic')}/{item.get('diastolic')}"
+    extra = " ".join(str(p) for p in (value, item.get("unit")) if p not in (None, ""))
+    dose = " ".join(str(p) for p in (item.get("dose"), item.get("frequency")) if p)
+    label = " ".join(p for p in (str(name), extra, dose) if p).strip()
+    return f"no {label}" if item.get("negated") else label
+
+
+class EphemeralMemory:
+    def __init__(self) -> None:
+        self._profile = empty_slots()
+        self._turns: list[dict] = []
+
+    def profile(self) -> dict:
+        return json.loads(json.dumps(self._profile))
+
+    def fingerprint(self) -> str:
+        return hashlib.sha256(json.dumps(self._profile, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
+
+    def profile_summary(self, language: str) -> str:
+        labels = LABELS.get(language, LABELS["en"])
+        lines = []
+        demo = {k: v for k, v in self._profile["demographics"].items() if v not in (None, "", False)}
+        for slot in SUMMARY_ORDER:
+            items = [item_label(i) for i in self._profile[slot] if item_label(i)]
+            if items:
+                lines.append(f"{labels[slot]}: {', '.join(items)}")
+            if slot == "allergies" and demo:
+                lines.append(f"{labels['demographics']}: " + ", ".join(f"{k} {v}" for k, v in demo.items()))
+        return "\n".join(lines)
+
+    def update_profile(self, slots: dict, text: str) -> list[dict]:
+        changes = []
+        for key, value in (slots.get("demographics") or {}).items():
+            if value not in (None, "") and self._profile["demographics"].get(key) != value:
+                self._profile["demographics"][key] = value
+                changes.append({"slot": "demographics", "field": key})
+        for slot in SLOT_LISTS:
+            for item in slots.get(slot) or []:
+                key = _identity(item)
+                kept = [i for i in self._profile[slot] if _identity(i) != key]
+                if len(kept) == len(self._profile[slot]):
+                    changes.append({"slot": slot, "name": item.get("name")})
+                self._profile[slot] = kept + [dict(item)]
+        return changes
+
+    def working_turns(self, count: int) -> list[dict]:
+        return [dict(t) for t in self._turns[-count:]] if count > 0 else []
+
+    def all_turns(self) -> list[dict]:
+        return [dict(t) for t in self._turns]
+
+    def long_term(self, query: str, budget_tokens: int, language: str) -> str:
+        """Older turns (beyond the working window) as short lines, newest first; the caller trims."""
+        older = self._turns[:-5]
+        return "\n".join(f"- {t['user'][:200]}" for t in reversed(older))
+
+    def add_turn(self, user: str, result: dict) -> None:
+        self._turns.append({"user": user, "answer": result.get("answer", "")})
+
+
+def _identity(item: dict) -> str:
+    return str(item.get("concept_id") or item.get("type") or (item.get("name") or item.get("text") or "")).lower()

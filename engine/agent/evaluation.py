@@ -1,0 +1,124 @@
+"""Running the team's conversation set through the engine and scoring every turn.
+
+Shared by `chartside eval ablation` and `chartside bench agent`. Each conversation runs
+against a fresh patient in a throw-away encrypted store; every turn is scored after the
+fact with the heuristic judge (and, optionally, the LLM judge) on the documents the turn
+actually saw, so scenarios are compared by the same yardstick whatever their own
+pipeline did.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine.agent.judge import heuristic_judgement, llm_judgement
+from engine.errors import ModelOutputError
+from engine.events import Done
+from engine.paths import resources_dir
+
+
+def load_conversations(path: Path | None = None, limit: int | None = None) -> list[dict]:
+    path = path or resources_dir() / "eval" / "conversations.jsonl"
+    conversations = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    if limit:
+        english = [c for c in conversations if c["language"] == "en"]
+        korean = [c for c in conversations if c["language"] == "ko"]
+        mixed = [c for pair in zip(english, korean) for c in pair]
+        conversations = mixed[:limit]
+    return conversations
+
+
+class RecordingKnowledge:
+    """Wraps the knowledge service to remember the text of every chunk it returned."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.texts: dict[str, str] = {}
+
+    def search(self, query, k, **kwargs):
+        documents = self.inner.search(query, k, **kwargs)
+        for doc in documents:
+            self.texts[doc.chunk_id or doc.doc_id] = doc.text
+        return documents
+
+
+@dataclass
+class TurnRecord:
+    conversation: str
+    language: str
+    index: int
+    kind: str
+    result: dict
+    quality: float
+    grounding: float
+    judge_quality: float | None
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def trace(self) -> dict:
+        return self.result["trace"]
+
+    def as_dict(self) -> dict:
+        trace = self.trace
+        return {"conversation": self.conversation, "language": self.language, "turn": self.index, "kind": self.kind,
+                "quality": self.quality, "grounding": self.grounding, "judge_quality": self.judge_quality,
+                "llm_calls": trace.get("llm_calls", 0), "prompt_tokens": trace.get("llm_prompt_tokens_total", 0),
+                "generation_prompt_tokens": trace.get("prompt_tokens", 0),
+                "latency_ms": trace["timings_ms"].get("total", 0.0),
+                "pipeline_ms": trace["timings_ms"].get("pipeline", 0.0), "cache_hit": trace.get("cache_hit", False),
+                "retrieval_skipped": trace.get("retrieval_skipped", False), "iterations": trace.get("iterations", 0),
+                "alerts": [a.get("kind") for a in self.result.get("alerts", [])], **self.extra}
+
+
+def score_turn(engine, text: str, result: dict, texts: dict[str, str], *, use_llm_judge: bool) -> tuple[float, float, float | None]:
+    """(heuristic quality, heuristic grounding, LLM-judge quality or None) of a turn's final answer."""
+    trace = result["trace"]
+    if trace.get("intent") in ("greeting", "acknowledgement"):
+        return 1.0, 1.0, None
+    sources = [texts.get(s.get("chunk_id") or s.get("doc_id"), "") for s in result.get("sources", [])]
+    sources = [s for s in sources if s]
+    judged = heuristic_judgement(text, result["answer"], sources, alerts=result.get("alerts", []),
+                                 profile_text=trace.get("context_profile", ""))
+    judge_quality = None
+    if use_llm_judge:
+        try:
+            judge_quality = llm_judgement(engine.llm, text, result["answer"], "\n".join(sources)[:2400])["overall"]
+        except ModelOutputError:
+            judge_quality = None
+    return judged["overall"], judged["grounding"], judge_quality
+
+
+def run_conversations(engine, conversations: list[dict], settings, *, use_llm_judge: bool = False,
+                      progress=None) -> list[TurnRecord]:
+    """Every conversation as a fresh patient; returns one record per turn."""
+    knowledge = engine.knowledge
+    recorder = RecordingKnowledge(knowledge) if knowledge is not None else None
+    engine._knowledge = recorder
+    records: list[TurnRecord] = []
+    try:
+        for number, conversation in enumerate(conversations, 1):
+            patient = engine.create_patient(f"eval {conversation['id']}")
+            session = engine.new_session(patient["id"])
+            for index, turn in enumerate(conversation["turns"], 1):
+                result = {}
+                for event in engine.ask(turn["user"], patient_id=patient["id"], session_id=session["id"],
+                                        settings=settings):
+                    if isinstance(event, Done):
+                        result = event.result
+                quality, grounding, judge_quality = score_turn(engine, turn["user"], result,
+                                                               recorder.texts if recorder else {},
+                                                               use_llm_judge=use_llm_judge)
+                records.append(TurnRecord(conversation["id"], conversation["language"], index, turn.get("kind", ""),
+                                          result, quality, grounding, judge_quality))
+            if progress is not None:
+                progress(number, len(conversations), conversation["id"])
+    finally:
+        engine._knowledge = knowledge
+    return records
+
+
+def now_stamp() -> str:
+    return time.strftime("%Y%m%d-%H%M%S")

@@ -1,0 +1,69 @@
+"""Active retrieval: does this turn need documents, and how many?
+
+Rules first (greetings and acknowledgements skip retrieval), then the seed's slot/length
+complexity (concepts ≤ 1 and ≤ 20 characters: simple; ≤ 3 and ≤ 50: moderate; else
+complex), and the LLM (label-constrained) only when the rules are unsure: a message with
+no medical content that is not small talk either.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.agent.text import medical_words, question_types
+
+_GREETING = re.compile(r"^\s*(hi|hello|hey|good (morning|afternoon|evening)|greetings|안녕|반갑|반가워|처음 뵙)", re.I)
+_ACK = re.compile(
+    r"^\s*(ok(ay)?|thanks?( you)?|thank you( very much)?|got it|i see|understood|sure|alright|all right|great|"
+    r"perfect|cool|noted|네|예|알겠|감사|고맙|그렇군요|좋아요|좋습니다|잘 알겠|이해했)", re.I)
+_QUESTION_MARK = re.compile(r"[?？]")
+
+LABELS = ("small_talk", "simple", "moderate", "complex")
+
+
+@dataclass(frozen=True)
+class Intent:
+    intent: str              # greeting | acknowledgement | question
+    needs_retrieval: bool
+    complexity: str | None   # simple | moderate | complex (None for small talk)
+    sure: bool               # False: the rules want the LLM's opinion
+
+
+def concept_count(slots: dict) -> int:
+    return sum(len(slots.get(name) or []) for name in ("symptoms", "conditions", "medications", "vitals", "labs"))
+
+
+def classify_by_rules(text: str, slots: dict) -> Intent:
+    stripped = text.strip()
+    medical = medical_words(stripped)
+    count = max(concept_count(slots), len(medical))
+    if not medical and not concept_count(slots):
+        if _GREETING.match(stripped) and len(stripped) < 30:
+            return Intent("greeting", False, None, True)
+        if _ACK.match(stripped) and len(stripped) < 30 and not _QUESTION_MARK.search(stripped):
+            return Intent("acknowledgement", False, None, True)
+    complexity = complexity_by_rules(count, len(stripped))
+    sure = bool(count) or bool(question_types(stripped))
+    return Intent("question", True, complexity, sure)
+
+
+def complexity_by_rules(count: int, length: int) -> str:
+    if count <= 1 and length <= 20:
+        return "simple"
+    if count <= 3 and length <= 50:
+        return "moderate"
+    return "complex"
+
+
+def classify_with_llm(llm, text: str) -> Intent:
+    """Ask the classify model for one label (grammar-constrained); raises ModelOutputError."""
+    label = llm.classify(
+        "classify",
+        f"Message: {text}\nIs this small talk, or a simple, moderate or complex medical question?",
+        LABELS,
+        system="You label messages sent to a medical assistant.",
+    )
+    if label == "small_talk":
+        return Intent("acknowledgement", False, None, True)
+    return Intent("question", True, label, True)

@@ -1,0 +1,121 @@
+"""generate_answer: the streamed, grounded answer (and the plain `llm` mode's only node).
+
+Small talk recognised by the rules gets a canned reply (no LLM call). An emergency's
+triage message is streamed before the model's answer, whatever the model then says.
+The rendered prompt is measured with the model's tokenizer and trimmed (oldest recent
+turns first, then documents) until prompt + generation reserve fits the total budget.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.agent.prompting import (
+    clean_citations,
+    history_messages,
+    safety_prompt,
+    small_talk_reply,
+    system_message,
+    user_message,
+)
+from engine.agent.services import AgentServices
+from engine.agent.state import TurnState
+from engine.errors import GenerationCancelled
+from engine.events import Alerts, Token
+
+_PATIENT_REFERENCE = re.compile(
+    r"\b(i|i'm|my|me|he|she|his|her|him|they|patient|patient's)\b|제가|저는|저도|제 |저의|환자|우리|아이|남편|아내|어머니|아버지",
+    re.IGNORECASE)
+
+
+def build_messages(state: TurnState, recent: list[dict], documents: str) -> list[dict]:
+    sections = state.context_sections
+    system = system_message(state.language, profile=sections.get("profile", ""),
+                            long_term=sections.get("long_term", ""), alerts=state.alerts)
+    return [{"role": "system", "content": system}, *history_messages(recent),
+            {"role": "user", "content": user_message(state.language, state.text, documents, state.needs_retrieval)}]
+
+
+def fitted_messages(state: TurnState, services: AgentServices) -> tuple[list[dict], int]:
+    """Messages whose rendered prompt + reserve fits the total; returns (messages, prompt tokens)."""
+    tokens = services.tokens
+    total = int(state.budget.get("total", services.settings.context.total_budget))
+    reserve = int(state.budget.get("reserve", services.settings.context.generation_reserve))
+    recent = list(state.recent_turns)
+    documents = state.context_sections.get("documents", "")
+    while True:
+        messages = build_messages(state, recent, documents)
+        size = tokens.count_messages(messages)
+        if size + reserve <= total:
+            return messages, size
+        if recent:
+            recent = recent[1:]
+        elif documents:
+            documents = tokens.truncate(documents, max(0, tokens.count(documents) - (size + reserve - total) - 8))
+        else:
+            return messages, size
+
+
+def answer_used_profile(state: TurnState, answer: str) -> bool:
+    """Whether the answer is specific to this patient (then only the same profile may reuse it)."""
+    if not state.profile_summary:
+        return False
+    if state.alerts or _PATIENT_REFERENCE.search(state.text):
+        return True
+    profile = state.profile_summary.lower()
+    lowered = answer.lower()
+    names = [line.split(":", 1)[1] for line in profile.splitlines() if ":" in line]
+    terms = {t.strip() for chunk in names for t in chunk.split(",") if len(t.strip()) > 3}
+    return any(term in lowered for term in terms)
+
+
+def _stream(services: AgentServices, messages: list[dict], max_tokens: int):
+    pieces: list[str] = []
+    cancelled = False
+    try:
+        for piece in services.llm.stream_chat("generate", messages, max_tokens=max_tokens, cancel=services.cancel):
+            pieces.append(piece)
+            yield Token(piece)
+    except GenerationCancelled:
+        cancelled = True
+    return "".join(pieces), cancelled
+
+
+def generate_answer(state: TurnState, services: AgentServices):
+    if state.intent in ("greeting", "acknowledgement"):
+        reply = small_talk_reply(state.intent, state.language)
+        yield Token(reply)
+        return {"answer": reply, "drafts": [*state.drafts, {"answer": reply, "iteration": state.iterations}]}
+    messages, prompt_size = fitted_messages(state, services)
+    prefix = ""
+    if state.emergency and state.iterations == 0:
+        prefix = next((a["message"] for a in state.alerts if a.get("kind") == "emergency"), "") + "\n\n"
+        yield Token(prefix)
+    reserve = int(state.budget.get("reserve", services.settings.context.generation_reserve))
+    max_tokens = min(services.settings.llm.max_answer_tokens, reserve)
+    text, cancelled = yield from _stream(services, messages, max_tokens)
+    metrics = services.llm.last_metrics
+    answer = prefix + clean_citations(text.strip(), len(state.documents))
+    return {
+        "answer": answer,
+        "messages": messages,
+        "cancelled": cancelled,
+        "prompt_tokens": max(state.prompt_tokens, int(metrics.prompt_tokens or prompt_size)),
+        "completion_tokens": state.completion_tokens + int(metrics.completion_tokens or 0),
+        "used_profile": state.used_profile or answer_used_profile(state, answer),
+        "drafts": [*state.drafts, {"answer": answer, "iteration": state.iterations}],
+    }
+
+
+def generate_plain(state: TurnState, services: AgentServices):
+    """`llm` mode: safety system prompt, the conversation so far, the question; nothing else."""
+    recent = services.memory.working_turns(services.settings.memory.working_turns) if services.memory else []
+    messages = [{"role": "system", "content": safety_prompt(state.language)}, *history_messages(recent),
+                {"role": "user", "content": state.text}]
+    yield Alerts([])
+    text, cancelled = yield from _stream(services, messages, services.settings.llm.max_answer_tokens)
+    metrics = services.llm.last_metrics
+    return {"answer": text.strip(), "cancelled": cancelled, "messages": messages,
+            "prompt_tokens": int(metrics.prompt_tokens or 0), "completion_tokens": int(metrics.completion_tokens or 0),
+            "intent": "question", "needs_retrieval": False, "dynamic_k": 0}
+

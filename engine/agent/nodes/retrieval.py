@@ -1,0 +1,64 @@
+"""retrieve: hybrid retrieval with profile-aware rewrite and expansion, then compression.
+
+A follow-up without medical words ("and for children?", "그럼 용량은요?") borrows the
+medical words of the previous user turn so that retrieval still finds the topic.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from engine.agent.compression import compress
+from engine.agent.services import AgentServices
+from engine.agent.state import Document, TurnState
+from engine.agent.text import medical_words
+from engine.events import Sources
+
+
+def document_hash(doc: Document) -> str:
+    return hashlib.sha256((doc.chunk_id or doc.doc_id).encode("utf-8") + doc.text[:200].encode("utf-8")).hexdigest()[:16]
+
+
+def retrieval_query(state: TurnState) -> str:
+    if state.retrieval_query:
+        return state.retrieval_query
+    query = state.text
+    if not medical_words(query) and state.recent_turns:
+        borrowed = sorted(medical_words(state.recent_turns[-1]["user"]))
+        if borrowed:
+            query = f"{query} {' '.join(borrowed)}"
+    return query
+
+
+def search(services: AgentServices, state: TurnState, query: str) -> list[Document]:
+    if services.knowledge is None:
+        return []
+    flags = services.flags
+    profile = None
+    if services.memory is not None and flags.profile_memory and flags.profile_query_rewrite:
+        profile = services.memory.profile()
+    return services.knowledge.search(query, max(1, state.dynamic_k), profile=profile, expand=flags.query_expansion,
+                                     docs_budget=int(state.budget.get("documents", 0)), bm25=flags.bm25,
+                                     dense=flags.dense)
+
+
+def retrieve(state: TurnState, services: AgentServices):
+    query = retrieval_query(state)
+    decisions = list(state.decisions)
+    if state.prefetched is not None:
+        documents = state.prefetched
+    else:
+        documents = search(services, state, query)
+        if services.knowledge is None:
+            decisions.append("retrieve: no knowledge base is available")
+    budget = int(state.budget.get("documents", 0))
+    section, stats = compress(documents, query, budget, services.settings.retrieval.compression, services.tokens,
+                              services.llm, enabled=services.flags.compression)
+    sources = [d.source(n) for n, d in enumerate(documents, 1)]
+    yield Sources(sources)
+    sections = dict(state.context_sections)
+    sections["documents"] = section
+    sections["tokens"] = {**sections.get("tokens", {}), "documents": services.tokens.count(section)}
+    return {"documents": documents, "prefetched": None, "retrieval_query": query, "context_sections": sections,
+            "document_hashes": [*state.document_hashes, [document_hash(d) for d in documents]],
+            "compression": stats, "decisions": decisions}

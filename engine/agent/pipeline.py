@@ -1,0 +1,103 @@
+"""The two graphs (`agent`: the ten nodes of DESIGN.md; `llm`: plain chat) and one turn's run.
+
+    check_similarity --hit--> store_response
+        |miss
+    classify_intent -> extract_slots -> store_memory -> assemble_context
+        --needs retrieval--> retrieve -> generate_answer      (else straight to generate_answer)
+    generate_answer --judge--> refine -> quality_check --again--> retrieve
+                    --skip---> store_response <------ done ---/
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Iterator
+
+from engine.agent import nodes
+from engine.agent.graph import END, START, Branch, Graph
+from engine.agent.nodes.quality import wants_another_round
+from engine.agent.result import turn_result
+from engine.agent.services import AgentServices
+from engine.agent.state import TurnState
+from engine.agent.text import detect_language
+from engine.events import Done, Event
+
+
+def after_cache(state: TurnState) -> str:
+    return "hit" if state.cache_hit else "miss"
+
+
+def after_context(state: TurnState) -> str:
+    return "retrieve" if state.needs_retrieval else "skip retrieval"
+
+
+def _after_answer(services: AgentServices):
+    def after_answer(state: TurnState) -> str:
+        judged = (services.flags.self_refine and state.intent == "question" and state.needs_retrieval
+                  and not state.cancelled)
+        return "judge" if judged else "skip"
+    return after_answer
+
+
+def agent_graph(services: AgentServices) -> Graph:
+    return Graph(
+        "agent",
+        nodes={
+            "check_similarity": nodes.check_similarity,
+            "classify_intent": nodes.classify_intent,
+            "extract_slots": nodes.extract_slots,
+            "store_memory": nodes.store_memory,
+            "assemble_context": nodes.assemble_context,
+            "retrieve": nodes.retrieve,
+            "generate_answer": nodes.generate_answer,
+            "refine": nodes.refine,
+            "quality_check": nodes.quality_check,
+            "store_response": nodes.store_response,
+        },
+        edges={
+            START: "check_similarity",
+            "check_similarity": Branch(after_cache, {"hit": "store_response", "miss": "classify_intent"}),
+            "classify_intent": "extract_slots",
+            "extract_slots": "store_memory",
+            "store_memory": "assemble_context",
+            "assemble_context": Branch(after_context, {"retrieve": "retrieve", "skip retrieval": "generate_answer"}),
+            "retrieve": "generate_answer",
+            "generate_answer": Branch(_after_answer(services), {"judge": "refine", "skip": "store_response"}),
+            "refine": "quality_check",
+            "quality_check": Branch(wants_another_round, {"retrieve": "retrieve", "done": "store_response"}),
+            "store_response": END,
+        },
+    )
+
+
+def llm_graph() -> Graph:
+    return Graph("llm", nodes={"generate_answer": nodes.generate_plain, "store_response": _store_plain},
+                 edges={START: "generate_answer", "generate_answer": "store_response", "store_response": END})
+
+
+def _store_plain(state: TurnState, services: AgentServices) -> dict:
+    if services.memory is not None and not state.cancelled:
+        services.memory.add_turn(state.text, turn_result(state, services))
+    return {}
+
+
+def pipeline_mermaid() -> str:
+    """Mermaid flowchart of the agent graph (routers do not run for printing)."""
+    from engine.settings import Settings
+    from engine.agent.tokens import TokenManager
+
+    return agent_graph(AgentServices(settings=Settings(), llm=None, tokens=TokenManager())).mermaid()
+
+
+def run_turn(text: str, services: AgentServices, *, mode: str = "agent", patient_id: str | None = None,
+             session_id: str | None = None, turn_index: int = 0, model: str = "") -> Iterator[Event]:
+    """Run one turn through the graph of `mode`, yielding events; the last is `Done(result)`."""
+    started = time.perf_counter()
+    state = TurnState(text=text, mode=mode, language=detect_language(text), patient_id=patient_id,
+                      session_id=session_id, turn_index=turn_index)
+    graph = agent_graph(services) if mode == "agent" else llm_graph()
+    yield from graph.run(state, services)
+    result = turn_result(state, services, started=started, model=model)
+    if services.log:
+        result["trace"]["log"] = list(services.log)
+    yield Done(result)

@@ -1,0 +1,297 @@
+"""Small, fast text helpers shared by the agent's nodes (Korean and English).
+
+Everything here is deterministic and dependency-free so that the per-turn pipeline stays
+well under its 100 ms budget: word tokens with light Korean particle stripping, sentence
+splitting, number normalisation, negation and population/direction markers, and the
+question types that the cache guard and the heuristic judge compare.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from engine.paths import resources_dir
+
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+_WORD = re.compile(r"[a-z0-9]+(?:['.\-][a-z0-9]+)*|[\uac00-\ud7a3]+", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"(?<=[.!?。])\s+|\n+|(?<=[다요죠까])[.!?]?\s+(?=[\uac00-\ud7a3A-Z])")
+
+KOREAN_PARTICLES = (
+    "으로부터", "에게서", "이라고", "에서는", "으로는", "에서도", "이랑", "에서", "에게", "께서", "부터", "까지",
+    "으로", "처럼", "보다", "하고", "라고", "은요", "는요", "이요", "은", "는", "이", "가", "을", "를", "에",
+    "의", "로", "와", "과", "도", "만", "랑", "요",
+)
+
+EN_STOPWORDS = frozenset(
+    """a an the and or but if of to in on at by for with from as is are was were be been being am do does did
+    doing have has had having i me my we our you your he she it its they them their this that these those what
+    which who whom whose when where why how can could should would will shall may might must about into over
+    under again further then once there here all any both each few more most other some such only own same so
+    than too very just also please tell know want like get got much many one's i'm it's what's let's ok okay
+    thanks thank hi hello hey yes yeah sure doctor dr patient""".split()
+)
+KO_STOPWORDS = frozenset(
+    """그 이 저 것 수 좀 더 및 등 제가 저는 저희 우리 그리고 그러면 그런데 그럼 혹시 어떻게 어떤 무엇 뭐 뭔가 왜 언제 어디
+    얼마나 있나요 있어요 있습니까 인가요 인지 하나요 해요 해야 하면 되나요 될까요 알려 주세요 주세요 궁금해요 궁금합니다 대해
+    대해서 관련 경우 때 요즘 지금 선생님 환자 환자분 네 예 아니요 감사합니다 고맙습니다""".split()
+)
+
+NEGATION_EN = frozenset("no not never without none nor cannot can't don't doesn't didn't isn't aren't wasn't weren't "
+                        "won't denies deny denied negative absent".split())
+NEGATION_KO = ("않", "없", "못", "아니", "말고", "금지")
+NEGATION_KO_WORDS = frozenset({"안", "노"})
+
+_NUMBER = re.compile(r"(?<![a-z])(\d+(?:[.,]\d+)*)", re.IGNORECASE)
+_ROMAN_TYPE = re.compile(r"\btype\s*(iv|iii|ii|i)\b", re.IGNORECASE)
+_EN_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                    "nine": 9, "ten": 10, "twice": 2, "once": 1, "thrice": 3, "single": 1, "double": 2}
+_KO_COUNTED = re.compile(r"(한|두|세|네|다섯|여섯)\s?(번|알|개|정|시간|회|살|잔|달|주|캡슐|포)")
+_KO_NATIVE = {"한": 1, "두": 2, "세": 3, "네": 4, "다섯": 5, "여섯": 6}
+
+_DIRECTION_EN = {
+    "low": ("hypo", "low", "lower", "lowering", "lowered", "decrease", "decreased", "reduce", "reduced", "drop",
+            "deficiency", "deficient", "under", "go down", "goes down", "going down", "went down", "fall", "falls"),
+    "high": ("hyper", "high", "higher", "raise", "raised", "elevated", "increase", "increased", "excess",
+             "overactive", "over", "go up", "goes up", "going up", "went up", "rise", "rises", "spike"),
+}
+_DIRECTION_KO = {
+    "low": ("저혈", "저칼", "저나트", "저체", "저하", "낮", "감소", "내리", "떨어", "부족", "결핍"),
+    "high": ("고혈", "고지혈", "고칼", "고나트", "고열", "항진", "높", "증가", "올라", "올리", "과다", "초과"),
+}
+_POPULATION = {
+    "child": ("child", "children", "kid", "kids", "pediatric", "paediatric", "infant", "infants", "baby", "babies",
+              "toddler", "newborn", "newborns", "teen", "teenager", "adolescent", "adolescents", "boy", "girl",
+              "소아", "어린이", "아이", "아기", "영아", "유아", "신생아", "청소년", "학생", "애기"),
+    "adult": ("adult", "adults", "grown-up", "성인", "어른"),
+    "elderly": ("elderly", "older", "senior", "seniors", "aged", "geriatric", "노인", "어르신", "고령"),
+    "pregnant": ("pregnant", "pregnancy", "breastfeeding", "lactating", "nursing", "임신", "임산부", "수유"),
+    "male": ("man", "men", "male", "males", "남성", "남자"),
+    "female": ("woman", "women", "female", "females", "여성", "여자"),
+}
+
+QUESTION_TYPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    # type: (cues in the question, cues that show the answer covers it)
+    "symptoms": (("symptom", "symptoms", "sign", "signs", "feel like", "증상", "징후"),
+                 ("symptom", "sign", "feel", "pain", "증상", "나타", "느끼")),
+    "treatment": (("treat", "treatment", "treated", "cure", "therapy", "manage", "management", "what to do",
+                   "치료", "관리", "낫", "대처", "처치"),
+                  ("treat", "therapy", "medication", "medicine", "manage", "surgery", "치료", "약", "관리")),
+    "cause": (("cause", "causes", "caused", "why", "reason", "risk factor", "원인", "이유", "왜"),
+              ("cause", "because", "due to", "result", "risk", "원인", "때문", "위험")),
+    "diagnosis": (("diagnose", "diagnosis", "diagnosed", "test", "tests", "screening", "진단", "검사"),
+                  ("test", "diagnos", "exam", "measure", "blood", "검사", "진단", "측정")),
+    "prevention": (("prevent", "prevention", "avoid", "reduce the risk", "예방", "막"),
+                   ("prevent", "avoid", "reduce", "vaccin", "예방", "피하", "줄이")),
+    "dosage": (("dose", "dosage", "how much", "how many", "mg", "용량", "몇 알", "얼마나 먹", "복용량"),
+               ("dose", "mg", "daily", "tablet", "times", "용량", "mg", "하루", "복용")),
+    "side_effects": (("side effect", "side effects", "adverse", "부작용"),
+                     ("side effect", "adverse", "may cause", "nausea", "부작용", "생길")),
+    "interaction": (("interact", "interaction", "together", "take with", "combine", "mix", "같이", "함께", "상호작용"),
+                    ("interact", "together", "combination", "avoid", "risk", "함께", "같이", "상호작용", "주의")),
+    "definition": (("what is", "what are", "what's", "mean", "means", "meaning", "이란", "란", "무엇", "뭔가요", "뭐예요", "정의"),
+                   ("is a", "are a", "is an", "refers", "condition", "disease", "질환", "병", "상태", "말합니다")),
+    "prognosis": (("prognosis", "outlook", "how long", "survival", "recover", "예후", "회복", "얼마나 오래"),
+                  ("outlook", "prognosis", "recover", "most people", "years", "예후", "회복")),
+    "lifestyle": (("diet", "food", "eat", "exercise", "sport", "alcohol", "drink", "식단", "음식", "운동", "술", "먹어도"),
+                  ("diet", "food", "eat", "exercise", "activity", "alcohol", "식단", "음식", "운동", "술")),
+}
+
+
+def has_hangul(text: str) -> bool:
+    return bool(HANGUL.search(text))
+
+
+def detect_language(text: str) -> str:
+    """'ko' when the text has at least half as many Hangul syllables as Latin letters, else 'en'."""
+    hangul = sum(1 for ch in text if "\uac00" <= ch <= "\ud7a3")
+    latin = sum(1 for ch in text if ch.isascii() and ch.isalpha())
+    return "ko" if hangul and hangul * 2 >= latin else "en"
+
+
+def strip_particle(word: str) -> str:
+    """Drop one trailing Korean particle ("당뇨병이" -> "당뇨병") when a stem of ≥ 2 syllables remains."""
+    if not HANGUL.match(word):
+        return word
+    for particle in KOREAN_PARTICLES:
+        if word.endswith(particle) and len(word) - len(particle) >= 2:
+            return word[: -len(particle)]
+    return word
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased word tokens; Korean tokens lose one trailing particle."""
+    return [strip_particle(w.lower()) for w in _WORD.findall(text)]
+
+
+def _singular(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def content_words(text: str) -> list[str]:
+    """Words without stop words, English plurals folded; the unit of overlap measures."""
+    out = []
+    for word in words(text):
+        if word in EN_STOPWORDS or word in KO_STOPWORDS or len(word) < 2 and not word.isdigit():
+            continue
+        out.append(_singular(word) if word.isascii() else word)
+    return out
+
+
+def split_sentences(text: str) -> list[str]:
+    parts = (p.strip() for p in _SENTENCE_END.split(text))
+    return [p for p in parts if p]
+
+
+def numbers(text: str) -> frozenset[str]:
+    """Normalised numbers, including 'type II' -> 2, 'twice' -> 2 and Korean counted numerals."""
+    found: set[str] = set()
+    for match in _NUMBER.findall(text):
+        value = match.replace(",", "")
+        try:
+            number = float(value)
+        except ValueError:
+            continue
+        found.add(f"{number:g}")
+    roman = {"i": 1, "ii": 2, "iii": 3, "iv": 4}
+    for match in _ROMAN_TYPE.findall(text):
+        found.add(str(roman[match.lower()]))
+    lowered = text.lower()
+    for word in re.findall(r"[a-z]+", lowered):
+        if word in _EN_NUMBER_WORDS:
+            found.add(str(_EN_NUMBER_WORDS[word]))
+    for native, _counter in _KO_COUNTED.findall(text):
+        found.add(str(_KO_NATIVE[native]))
+    return frozenset(found)
+
+
+def is_negated(text: str) -> bool:
+    lowered = text.lower()
+    tokens = set(re.findall(r"[a-z']+", lowered))
+    if tokens & NEGATION_EN or "n't" in lowered:
+        return True
+    korean_words = set(re.findall(r"[\uac00-\ud7a3]+", text))
+    if korean_words & NEGATION_KO_WORDS:
+        return True
+    return any(cue in word for word in korean_words for cue in NEGATION_KO)
+
+
+def _tagged(text: str, table: dict[str, tuple[str, ...]], *, prefix_match: bool) -> frozenset[str]:
+    lowered = text.lower()
+    latin = re.findall(r"[a-z][a-z\-]*", lowered)
+    korean = re.findall(r"[\uac00-\ud7a3]+", text)
+    tags = set()
+    for tag, cues in table.items():
+        for cue in cues:
+            if HANGUL.match(cue) or " " in cue:
+                if (" " in cue and cue in lowered) or any(cue in word for word in korean):
+                    tags.add(tag)
+                    break
+            elif any(word == cue or (prefix_match and word.startswith(cue) and len(cue) >= 4) for word in latin):
+                tags.add(tag)
+                break
+    return frozenset(tags)
+
+
+def direction_markers(text: str) -> frozenset[str]:
+    """'low' / 'high' markers: hypo- vs hyper-, 저혈당 vs 고혈당, low vs high, decrease vs increase."""
+    return _tagged(text, {"low": _DIRECTION_EN["low"] + _DIRECTION_KO["low"],
+                          "high": _DIRECTION_EN["high"] + _DIRECTION_KO["high"]}, prefix_match=True)
+
+
+def population_markers(text: str) -> frozenset[str]:
+    """Who the question is about: child, adult, elderly, pregnant, male, female."""
+    return _tagged(text, dict(_POPULATION), prefix_match=False)
+
+
+def question_types(text: str) -> frozenset[str]:
+    """What the question asks for; "definition" only when nothing more specific matched."""
+    lowered = text.lower()
+    found = {name for name, (cues, _answer_cues) in QUESTION_TYPES.items()
+             if name != "definition" and any(_contains_cue(lowered, cue) for cue in cues)}
+    if not found and any(_contains_cue(lowered, cue) for cue in QUESTION_TYPES["definition"][0]):
+        found.add("definition")
+    return frozenset(found)
+
+
+def answer_covers(question_type: str, answer: str) -> bool:
+    lowered = answer.lower()
+    return any(cue in lowered for cue in QUESTION_TYPES[question_type][1])
+
+
+def _contains_cue(lowered: str, cue: str) -> bool:
+    if HANGUL.match(cue) or " " in cue:
+        return cue in lowered
+    return re.search(rf"\b{re.escape(cue)}", lowered) is not None
+
+
+_MEDICAL_SUFFIX = re.compile(
+    r"(itis|osis|emia|aemia|pathy|ectomy|plasty|algia|oma|uria|cillin|mycin|cycline|floxacin|pril|sartan|olol|"
+    r"dipine|statin|azole|prazole|tidine|formin|gliptin|gliflozin|glitazone|profen|coxib|mab|nib|vir|parin|"
+    r"xaban|gatran|farin|semide|thiazide|lukast|terol|sone|olone|asone|tropin|zepam|zolam|oxetine|aline|"
+    r"triptyline|azine|idone|apine|codone|morphine|caine|cillins|vaccine|insulin)$"
+)
+
+
+@lru_cache(maxsize=1)
+def medical_vocabulary() -> frozenset[str]:
+    """Hand-written medical words (diseases, drugs, body parts, tests) in English and Korean."""
+    path = resources_dir() / "agent" / "medical_vocabulary.txt"
+    terms = set()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            terms.update(w.lower() for w in line.split())
+    return frozenset(terms)
+
+
+def is_medical_word(word: str) -> bool:
+    word = word.lower()
+    if word in medical_vocabulary() or _singular(word) in medical_vocabulary():
+        return True
+    if word.isascii():
+        return len(word) > 4 and _MEDICAL_SUFFIX.search(word) is not None
+    return any(term in word for term in _korean_medical_stems())
+
+
+@lru_cache(maxsize=1)
+def _korean_medical_stems() -> tuple[str, ...]:
+    return tuple(sorted((t for t in medical_vocabulary() if HANGUL.match(t) and len(t) >= 2), key=len, reverse=True))
+
+
+def medical_words(text: str) -> frozenset[str]:
+    """The medical words of a text, normalised: the unit of the cache guard's drug/term check."""
+    vocabulary = medical_vocabulary()
+    out = set()
+    for raw in _WORD.findall(text):
+        word = raw.lower()
+        if word.isascii():
+            if word in EN_STOPWORDS:
+                continue
+            if word in vocabulary:
+                out.add(word)
+            elif _singular(word) in vocabulary or (len(word) > 4 and _MEDICAL_SUFFIX.search(word)):
+                out.add(_singular(word))
+            continue
+        bare = _strip_any_particle(word)
+        if bare in vocabulary:
+            out.add(bare)
+            continue
+        out.update(stem for stem in _korean_medical_stems() if stem in word and not _is_substring_of_longer(stem, word))
+    return frozenset(out)
+
+
+def _strip_any_particle(word: str) -> str:
+    for particle in KOREAN_PARTICLES:
+        if word.endswith(particle) and len(word) > len(particle):
+            return word[: -len(particle)]
+    return word
+
+
+def _is_substring_of_longer(stem: str, word: str) -> bool:
+    """'혈압' inside '고혈압' counts once, as the longer stem."""
+    return any(len(other) > len(stem) and stem in other and other in word for other in _korean_medical_stems())

@@ -1,0 +1,136 @@
+"""Adapters from the real services to the agent's narrow interfaces (engine.agent.services).
+
+- `ClinicalService`: engine.clinical's `extract`, `triage`, `conflicts`.
+- `KnowledgeService`: engine.knowledge's `HybridRetriever` (hits -> `Document`s, flags per call).
+- `VaultMemory`: one patient and session in the encrypted vault (engine.memory's
+  ProfileStore + HierarchicalMemory); long-term memory = summaries of turns older than
+  the working window + older turns recalled by similarity (the profile section already
+  carries allergies and chronic facts).
+- `VaultCacheStore`: persists new response-cache entries in the vault's cache table.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.agent.state import Document
+
+
+class ClinicalService:
+    def __init__(self, module=None):
+        if module is None:
+            import engine.clinical as module  # noqa: PLW0127  (imported lazily: it loads the MedCAT pack)
+        self._module = module
+
+    def extract(self, text: str) -> dict:
+        return self._module.extract(text)
+
+    def triage(self, text: str) -> dict:
+        return self._module.triage(text)
+
+    def conflicts(self, profile: dict, slots: dict) -> list[dict]:
+        return list(self._module.conflicts(profile, slots))
+
+
+class KnowledgeService:
+    def __init__(self, retriever):
+        self.retriever = retriever
+
+    def search(self, query: str, k: int, *, profile: dict | None, expand: bool, docs_budget: int,
+               bm25: bool, dense: bool) -> list[Document]:
+        mode = "hybrid" if bm25 and dense else ("bm25" if bm25 else "dense")
+        self.retriever.use_bm25, self.retriever.use_dense = bm25, dense
+        hits = self.retriever.search(query, k, mode=mode, profile=profile, expand=expand,
+                                     docs_budget=docs_budget or None)
+        return [Document(doc_id=h.doc_id, text=h.text, title=h.title, chunk_id=h.chunk_id, score=float(h.score),
+                         url=h.url, licence=h.licence) for h in hits]
+
+
+class VaultMemory:
+    """PatientMemory over the vault for one patient and session."""
+
+    def __init__(self, vault, patient_id: int, session_id: int, *, embedder=None, summariser=None):
+        from engine.memory.hierarchy import HierarchicalMemory
+        from engine.memory.profile import ProfileStore
+
+        self.vault = vault
+        self.patient_id = int(patient_id)
+        self.session_id = int(session_id)
+        self.profiles = ProfileStore(vault)
+        self.hierarchy = HierarchicalMemory(vault, embedder, summariser, profile=self.profiles)
+        self._open_turn: int | None = None
+
+    def profile(self) -> dict:
+        return self.profiles.profile(self.patient_id)
+
+    def profile_summary(self, language: str) -> str:
+        return self.profiles.summary(self.patient_id, language)
+
+    def fingerprint(self) -> str:
+        return self.profiles.fingerprint(self.patient_id)[:16]
+
+    def update_profile(self, slots: dict, text: str) -> list[dict]:
+        """Record the message first, so every fact's provenance points at its turn."""
+        self._open_turn = self.hierarchy.start_turn(self.session_id, text)
+        return self.profiles.update(self.patient_id, slots, turn_id=self._open_turn)
+
+    def working_turns(self, count: int) -> list[dict]:
+        turns = [t for t in self.vault.list_turns(session_id=self.session_id, last=count + 1) if t["finished_at"]]
+        return [{"user": t["user_text"], "answer": t["answer"] or ""} for t in turns[-count:]]
+
+    def long_term(self, query: str, budget_tokens: int, language: str) -> str:
+        if budget_tokens <= 0:
+            return ""
+        working = [t for t in self.vault.list_turns(session_id=self.session_id,
+                                                    last=self.vault.settings.memory.working_turns + 1)
+                   if t["finished_at"]][-self.vault.settings.memory.working_turns:]
+        first_working = working[0]["position"] if working else None
+        lines = [f"- turns {s['first_position']}-{s['last_position']}: {s['summary']}"
+                 for s in self.hierarchy.summaries(patient_id=self.patient_id)
+                 if s["session_id"] != self.session_id or first_working is None or s["last_position"] < first_working]
+        related = self.hierarchy.related_turns(self.patient_id, query, {t["id"] for t in working},
+                                               self.vault.settings.memory.related_turns)
+        lines += [f"- earlier: {t['user_text'][:200]}" for t, _score in related]
+        return "\n".join(reversed(lines))
+
+    def add_turn(self, user: str, result: dict) -> None:
+        sources, alerts, trace = result.get("sources", []), result.get("alerts", []), result.get("trace", {})
+        if self._open_turn is not None:
+            self.hierarchy.finish_turn(self._open_turn, result.get("answer", ""), sources, alerts, trace)
+            self._open_turn = None
+        else:
+            self.hierarchy.add_turn(self.session_id, user, result.get("answer", ""), sources, alerts, trace)
+
+
+class VaultCacheStore:
+    """New cache entries go to the vault's cache table (it evicts LRU and expires by TTL)."""
+
+    def __init__(self, vault):
+        from engine.memory.cache import ResponseCache as VaultCacheTable
+
+        self.vault = vault
+        self.table = VaultCacheTable(vault)
+
+    def load(self) -> list[dict]:
+        from engine.memory.store import fetch_rows
+        from engine.memory import jsoncols
+
+        self.table.purge_expired()
+        rows = fetch_rows(self.vault.db, "select * from response_cache where embedding is not null order by id")
+        records = []
+        for row in rows:
+            record = jsoncols.loads(row["response"], {})
+            if "signature" not in record:
+                continue
+            record["vector"] = np.frombuffer(row["embedding"], dtype=np.float32).copy()
+            records.append(record)
+        return records
+
+    def save(self, record: dict) -> None:
+        payload = {k: v for k, v in record.items() if k != "vector"}
+        self.table.put(record["id"], record["query"], payload, embedding=record["vector"],
+                       profile_fingerprint=record["profile_fingerprint"] or None)
+
+    def delete(self, entry_id: str) -> None:
+        with self.vault.transaction() as db:
+            db.execute("delete from response_cache where key = ?", [entry_id])

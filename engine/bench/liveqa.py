@@ -1,0 +1,156 @@
+"""`chartside bench liveqa [--json]`: the TREC 2017 LiveQA medical task over the default KB.
+
+Queries are the 104 test questions as consumers sent them (subject + message); a second
+row set (`"paraphrase"`) uses NIST's paraphrase of each. Relevance comes from
+`liveqa_qrels.txt` (4-Excellent, 3-Incomplete, 2-Related, 1-Incorrect -> grades 3/2/1/0),
+mapped through document aliases (a judged answer stored once under its MedQuAD id).
+
+Per mode (bm25, dense, hybrid, hybrid+expansion) it reports the LiveQA average score (the
+first returned document's grade, 0 when unjudged, averaged over all 104 questions),
+MRR@10, nDCG@10, Recall@10/15 and p50/p95 latency (query embedding included); and, in the
+same run on the same corpus, BM25 speed and score equality against rank_bm25.BM25Okapi.
+Reference points: best official TREC 2017 run 0.637; BMC 2019 question entailment ~0.827.
+(Ben Abacha et al., "Overview of the Medical Question Answering Task at TREC 2017 LiveQA".)
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+from engine.bench.retrieval import (
+    _ModeRetriever,
+    default_expander,
+    map_aliases,
+    modes_for,
+    open_retriever,
+    percentile,
+    print_result,
+    run_mode,
+    summarise,
+)
+from engine.paths import shared_data_dir
+
+GRADES = {"4-Excellent": 3.0, "3-Incomplete": 2.0, "2-Related": 1.0, "1-Incorrect": 0.0}
+REFERENCE = {"trec2017_best_run": 0.637, "bmc2019_question_entailment": 0.827}
+
+
+def load_liveqa(data_dir: Path | None = None) -> tuple[list[dict], dict[str, dict[str, float]]]:
+    data_dir = data_dir or shared_data_dir()
+    questions = [json.loads(line) for line in open(data_dir / "liveqa_test_questions.jsonl", encoding="utf-8") if line.strip()]
+    qrels: dict[str, dict[str, float]] = {}
+    for line in open(data_dir / "liveqa_qrels.txt", encoding="utf-8"):
+        parts = line.split()
+        if len(parts) != 3:
+            continue
+        number, judgment, answer_id = parts
+        qrels.setdefault(f"TQ{number}", {})[answer_id] = GRADES.get(judgment, 0.0)
+    return questions, qrels
+
+
+def original_query(question: dict) -> str:
+    subject = (question.get("subject") or "").strip()
+    message = (question.get("message") or "").strip()
+    return f"{subject}. {message}" if subject and subject.lower() not in message.lower() else message or subject
+
+
+def average_score(rankings, judgments) -> float:
+    """LiveQA average score: grade (0-3) of the first returned answer, 0 when unjudged."""
+    if not rankings:
+        return 0.0
+    return sum((g.get(r[0], 0.0) if r else 0.0) for r, g in zip(rankings, judgments)) / len(rankings)
+
+
+def bm25_speed(kb, queries: list[str], limit: int = 30) -> dict:
+    """Our sparse BM25 vs rank_bm25.BM25Okapi over the same tokenized chunks, same queries."""
+    from rank_bm25 import BM25Okapi
+
+    from engine.knowledge.store import bm25_text
+    from engine.knowledge.text import tokenize
+
+    corpus = [tokenize(bm25_text(c.title, c.text)) for c in kb.chunks(list(range(kb.size)))]
+    reference = BM25Okapi(corpus, k1=kb.bm25.k1, b=kb.bm25.b)
+    tokens = [tokenize(q) for q in queries[:limit]]
+    ours_ms, theirs_ms, worst = [], [], 0.0
+    for query in tokens:
+        start = time.perf_counter()
+        ours = kb.bm25.get_scores(query)
+        ours_ms.append((time.perf_counter() - start) * 1000)
+        start = time.perf_counter()
+        theirs = reference.get_scores(query)
+        theirs_ms.append((time.perf_counter() - start) * 1000)
+        scale = np.maximum(np.abs(theirs), 1e-12)
+        worst = max(worst, float(np.max(np.abs(ours - theirs) / scale)))
+    ours_p50, theirs_p50 = percentile(ours_ms, 0.5), percentile(theirs_ms, 0.5)
+    return {
+        "queries": len(tokens),
+        "chunks": kb.size,
+        "ours_p50_ms": round(ours_p50, 3),
+        "rank_bm25_p50_ms": round(theirs_p50, 2),
+        "speedup": round(theirs_p50 / max(ours_p50, 1e-9), 1),
+        "max_relative_difference": worst,
+    }
+
+
+def register(kinds) -> None:
+    parser = kinds.add_parser("liveqa", help="TREC 2017 LiveQA-Med: average score, MRR, nDCG, recall, latency")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--mode", default="all", choices=["bm25", "dense", "hybrid", "hybrid+expansion", "all"])
+    parser.add_argument("--limit", type=int, default=0, help="only the first N questions (0 = all)")
+    parser.add_argument("--no-paraphrase", action="store_true", help="skip the NIST paraphrase rows")
+    parser.add_argument("--no-speed", action="store_true", help="skip the rank_bm25 comparison")
+    parser.set_defaults(func=run)
+
+
+def evaluate_liveqa(retriever, expander, questions, qrels, modes, *, field: str = "original") -> dict:
+    aliases = retriever.kb.aliases()
+    judgments = map_aliases([qrels.get(q["qid"], {}) for q in questions], aliases)
+    if field == "original":
+        texts = [original_query(q) for q in questions]
+    else:
+        texts = [q.get("nist_paraphrase") or original_query(q) for q in questions]
+    wrapped = _ModeRetriever(retriever, expander)
+    out = {}
+    for mode in modes:
+        rankings, latencies = run_mode(wrapped, texts, mode)
+        row = {"avg_score": round(average_score(rankings, judgments), 4)}
+        row.update(summarise(rankings, judgments, latencies))
+        out[mode] = row
+    return {"queries": len(texts), "modes": out}
+
+
+def run(args) -> int:
+    from engine.settings import load_settings
+
+    settings = load_settings()
+    start = time.perf_counter()
+    retriever = open_retriever(settings)
+    build_s = time.perf_counter() - start
+    expander = default_expander()
+    questions, qrels = load_liveqa()
+    if args.limit:
+        questions = questions[: args.limit]
+    modes = modes_for(args.mode, expander is not None)
+    result = evaluate_liveqa(retriever, expander, questions, qrels, modes)
+    if not args.no_paraphrase:
+        result["paraphrase"] = evaluate_liveqa(retriever, expander, questions, qrels, modes, field="paraphrase")
+    if not args.no_speed:
+        result["bm25_speed"] = bm25_speed(retriever.kb, [original_query(q) for q in questions])
+    kb = retriever.kb
+    result["index"] = {
+        "chunks": kb.size,
+        "documents": sum(kb.document_count().values()),
+        "embedding": kb.manifest.embedding if kb.manifest else "",
+        "open_s": round(build_s, 2),
+        "load_s": round(kb.load_seconds, 3),
+        "build_timings_s": kb.manifest.timings_s if kb.manifest else {},
+    }
+    result["reference_avg_score"] = REFERENCE
+    print_result(result, args.json)
+    if not args.json and "paraphrase" in result:
+        print("paraphrase:")
+        print_result(result["paraphrase"], False)
+    return 0

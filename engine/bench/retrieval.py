@@ -1,0 +1,222 @@
+"""`chartside bench retrieval --queries FILE [--json] [--mode bm25|dense|hybrid|all]`.
+
+FILE is JSONL, one query a line: `{"id", "query", "relevant": [doc_id, ...]}` or with graded
+`"relevance": {doc_id: grade}` (grade > 0 is relevant). Evaluates over the default knowledge
+base and prints `{"queries": n, "modes": {MODE: {"mrr@10", "ndcg@10", "recall@10",
+"recall@15", "p50_ms", "p95_ms"}}}`, MODE among bm25, dense, hybrid, hybrid+expansion.
+
+Metric definitions (shared with `bench liveqa`):
+- nDCG@10 with linear gains (the grade) and log2(rank + 1) discounts, ideal DCG from all
+  judged grades of the query;
+- MRR@10 and Recall@k count a document as relevant when its grade is > 0;
+- they are averaged over the queries that have at least one relevant document;
+- latency is wall time per query for the whole search, query embedding included
+  (p50/p95 over all queries, after a short warm-up).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import time
+from pathlib import Path
+from typing import Callable, Iterable, Mapping, Sequence
+
+ALL_MODES = ("bm25", "dense", "hybrid", "hybrid+expansion")
+DEPTH = 15
+
+
+# --- metrics ------------------------------------------------------------------------------
+
+
+def mrr_at(ranked: Sequence[str], grades: Mapping[str, float], k: int = 10) -> float:
+    for i, doc in enumerate(ranked[:k], start=1):
+        if grades.get(doc, 0) > 0:
+            return 1.0 / i
+    return 0.0
+
+
+def ndcg_at(ranked: Sequence[str], grades: Mapping[str, float], k: int = 10) -> float:
+    dcg = sum(grades.get(doc, 0) / math.log2(i + 1) for i, doc in enumerate(ranked[:k], start=1))
+    ideal = sorted((g for g in grades.values() if g > 0), reverse=True)[:k]
+    idcg = sum(g / math.log2(i + 1) for i, g in enumerate(ideal, start=1))
+    return dcg / idcg if idcg > 0 else 0.0
+
+
+def recall_at(ranked: Sequence[str], grades: Mapping[str, float], k: int) -> float:
+    relevant = {d for d, g in grades.items() if g > 0}
+    if not relevant:
+        return 0.0
+    return len(relevant & set(ranked[:k])) / len(relevant)
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    pos = (len(ordered) - 1) * q
+    lo, hi = math.floor(pos), math.ceil(pos)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
+
+
+def summarise(rankings: Sequence[Sequence[str]], judgments: Sequence[Mapping[str, float]],
+              latencies_ms: Sequence[float]) -> dict:
+    judged = [(r, g) for r, g in zip(rankings, judgments) if any(v > 0 for v in g.values())]
+    n = max(1, len(judged))
+    return {
+        "mrr@10": round(sum(mrr_at(r, g) for r, g in judged) / n, 4),
+        "ndcg@10": round(sum(ndcg_at(r, g) for r, g in judged) / n, 4),
+        "recall@10": round(sum(recall_at(r, g, 10) for r, g in judged) / n, 4),
+        "recall@15": round(sum(recall_at(r, g, 15) for r, g in judged) / n, 4),
+        "p50_ms": round(percentile(latencies_ms, 0.5), 2),
+        "p95_ms": round(percentile(latencies_ms, 0.95), 2),
+    }
+
+
+# --- running ------------------------------------------------------------------------------
+
+
+def run_mode(retriever, queries: Sequence[str], mode: str, *, depth: int = DEPTH, warmup: int = 3) -> tuple[list[list[str]], list[float]]:
+    """Rank every query in one mode; returns (document rankings, latencies in ms)."""
+    base, expand = (mode.split("+")[0], mode.endswith("+expansion"))
+    for query in queries[:warmup]:
+        retriever.rank(query, mode=base, k=depth, expand=expand)
+    rankings, latencies = [], []
+    for query in queries:
+        start = time.perf_counter()
+        ranking = retriever.rank(query, mode=base, k=depth, expand=expand)
+        latencies.append((time.perf_counter() - start) * 1000)
+        rankings.append(ranking.doc_ids)
+    return rankings, latencies
+
+
+def evaluate(retriever, queries: Sequence[str], judgments: Sequence[Mapping[str, float]],
+             modes: Iterable[str], extra: Callable[[str, list[list[str]]], dict] | None = None) -> dict:
+    out: dict[str, dict] = {}
+    for mode in modes:
+        rankings, latencies = run_mode(retriever, queries, mode)
+        out[mode] = summarise(rankings, judgments, latencies)
+        if extra is not None:
+            out[mode].update(extra(mode, rankings))
+    return out
+
+
+def open_retriever(settings=None, *, progress: bool = True):
+    """A retriever over the default knowledge base (built if needed, progress on stderr)."""
+    from engine.knowledge import HybridRetriever, open_default
+    from engine.settings import load_settings
+
+    settings = settings or load_settings()
+    kb = open_default(settings, progress=stderr_progress if progress else None)
+    return HybridRetriever.from_settings(kb, settings)
+
+
+def default_expander():
+    """The plugged-in expander (clinical Korean -> English) chained after concept names."""
+    from engine.knowledge.expansion import ChainExpander, ConceptNameExpander, plugged_expander
+
+    expanders = []
+    try:
+        expanders.append(ConceptNameExpander.from_tsv())
+    except OSError:
+        pass
+    plugged = plugged_expander()
+    if plugged is not None:
+        expanders.append(plugged)
+    if not expanders:
+        return None
+    return expanders[0] if len(expanders) == 1 else ChainExpander(expanders)
+
+
+class _ModeRetriever:
+    """Wraps a HybridRetriever so `+expansion` modes use the expander and others do not."""
+
+    def __init__(self, retriever, expander):
+        self.retriever, self.expander = retriever, expander
+
+    def rank(self, query, *, mode, k, expand):
+        self.retriever.expander = self.expander if expand else None
+        return self.retriever.rank(query, mode=mode, k=k, expand=expand)
+
+
+def modes_for(arg: str, have_expander: bool) -> list[str]:
+    if arg == "all":
+        return [m for m in ALL_MODES if have_expander or m != "hybrid+expansion"]
+    return [arg]
+
+
+def stderr_progress(p) -> None:
+    eta = f", ETA {p.eta_s:.0f}s" if p.eta_s is not None else ""
+    end = "\n" if p.done >= p.total else "\r"
+    print(f"  {p.stage}: {p.done}/{p.total}{eta}   ", end=end, file=sys.stderr, flush=True)
+
+
+def load_queries(path: Path) -> tuple[list[str], list[str], list[dict[str, float]]]:
+    ids, texts, judgments = [], [], []
+    with open(path, encoding="utf-8") as handle:
+        for n, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            item = json.loads(line)
+            ids.append(str(item.get("id", n)))
+            texts.append(item["query"])
+            if "relevance" in item:
+                judgments.append({str(k): float(v) for k, v in item["relevance"].items()})
+            else:
+                judgments.append({str(d): 1.0 for d in item.get("relevant", [])})
+    return ids, texts, judgments
+
+
+def map_aliases(judgments: Sequence[Mapping[str, float]], aliases: Mapping[str, str]) -> list[dict[str, float]]:
+    """Judgments on alias ids (e.g. LiveQA answer ids) moved to the stored document id."""
+    out = []
+    for grades in judgments:
+        mapped: dict[str, float] = {}
+        for doc, grade in grades.items():
+            target = aliases.get(doc, doc)
+            mapped[target] = max(mapped.get(target, 0.0), grade)
+        out.append(mapped)
+    return out
+
+
+def register(kinds) -> None:
+    parser = kinds.add_parser("retrieval", help="MRR/nDCG/recall and latency of BM25, dense and hybrid retrieval")
+    parser.add_argument("--queries", required=True, type=Path, help="JSONL with id, query, relevant/relevance")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--mode", default="all", choices=["bm25", "dense", "hybrid", "hybrid+expansion", "all"])
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from engine.settings import load_settings
+
+    settings = load_settings()
+    retriever = open_retriever(settings)
+    expander = default_expander()
+    _, texts, judgments = load_queries(args.queries)
+    judgments = map_aliases(judgments, retriever.kb.aliases())
+    modes = modes_for(args.mode, expander is not None)
+    result = {"queries": len(texts), "modes": evaluate(_ModeRetriever(retriever, expander), texts, judgments, modes)}
+    print_result(result, args.json)
+    return 0
+
+
+def print_result(result: dict, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(result, indent=2))
+        return
+    print(f"queries: {result['queries']}")
+    print(format_table(result["modes"]))
+    for key, value in result.items():
+        if key not in ("queries", "modes"):
+            print(f"{key}: {json.dumps(value)}")
+
+
+def format_table(modes: Mapping[str, Mapping[str, float]]) -> str:
+    columns = sorted({c for row in modes.values() for c in row}, key=lambda c: (c != "avg_score", c))
+    lines = ["| mode | " + " | ".join(columns) + " |", "|---" * (len(columns) + 1) + "|"]
+    for mode, row in modes.items():
+        lines.append(f"| {mode} | " + " | ".join(str(row.get(c, "")) for c in columns) + " |")
+    return "\n".join(lines)
+

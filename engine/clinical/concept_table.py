@@ -1,0 +1,229 @@
+"""Merge the shared concept dictionary (concepts.tsv) with the team's lexicons.
+
+The result is one table of concepts that can fill a slot (condition, symptom,
+medication, allergen) and the names that point at them, each name owned by exactly one
+concept so MedCAT's primary-name linker never meets an ambiguous name.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine.clinical.lexicon import IGNORE, Lexicon, LexiconTerm
+from engine.clinical.text import english_stem
+
+# Semantic types (UMLS TUIs) that make a concepts.tsv row a symptom or a condition.
+SYMPTOM_TYPES = {"T184", "T033"}
+CONDITION_TYPES = {"T047", "T019", "T191", "T046", "T048", "T037", "T020", "T190", "T049", "T005", "T007"}
+# MedlinePlus page titles that are about care, tests or procedures, not about a disease.
+_TOPIC_WORDS = re.compile(
+    r"\b(test|tests|testing|exam|examination|scan|screening|surgery|procedure|care|diet|guide|"
+    r"removal|repair|replacement|transplant|therapy|discharge|what to ask|series|overview|"
+    r"monitoring|insertion|biopsy|vaccine|vaccines|recovery|prevention|in children|"
+    r"and pregnancy|during pregnancy|clinical trials|resources|information)\b|"
+    r"(ectomy|otomy|ostomy|plasty|scopy|graphy|gram)\b",
+    re.IGNORECASE,
+)
+_DOSAGE_FORM = re.compile(
+    r"\s+(injection|oral inhalation|oral|topical|nasal spray|ophthalmic|otic|transdermal|"
+    r"rectal|vaginal|sublingual|buccal|inhalation|extended-release|chewable|solution|patch)\b.*$",
+    re.IGNORECASE,
+)
+_ACRONYM = re.compile(r"^[A-Z0-9][A-Z0-9+/.,-]*[A-Z0-9+]?$")
+_PARENTHESIS = re.compile(r"\s*\([^)]*\)")
+MIN_ENGLISH_NAME = 4
+IGNORED_ID = "CS:ignore"
+# Longer concepts.tsv names are page titles ("High blood pressure and eye disease").
+MAX_ENGLISH_WORDS = 5
+MAX_SYNONYMS = 8
+
+
+@dataclass
+class Concept:
+    concept_id: str
+    name: str
+    slot: str
+    synonyms: list[str] = field(default_factory=list)
+    from_lexicon: bool = False
+
+
+@dataclass
+class ConceptTable:
+    concepts: dict[str, Concept] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)
+    surfaces: dict[str, str] = field(default_factory=dict)
+    name_status: dict[str, str] = field(default_factory=dict)
+
+    def add_name(self, surface: str, concept_id: str, *, primary: bool, override: bool) -> bool:
+        key = surface.lower()
+        if key in self.names and not override:
+            return False
+        self.names[key] = concept_id
+        self.surfaces[key] = surface
+        self.name_status[key] = "P" if primary else "A"
+        return True
+
+
+@dataclass
+class _Row:
+    concept_id: str
+    name: str
+    preferred: bool
+    types: set[str]
+    category: str
+    collection: str
+
+
+def read_concepts_tsv(path: Path) -> list[_Row]:
+    rows = []
+    with path.open(encoding="utf-8", newline="") as handle:
+        for record in csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE):
+            rows.append(_Row(
+                concept_id=(record.get("concept_id") or "").strip(),
+                name=(record.get("name") or "").strip(),
+                preferred=(record.get("preferred") or "").strip() == "1",
+                types=set((record.get("semantic_types") or "").split()),
+                category=(record.get("category") or "").strip(),
+                collection=(record.get("collection") or "").strip(),
+            ))
+    return [row for row in rows if row.concept_id and row.name]
+
+
+def slot_for_row(row: _Row) -> str | None:
+    """The slot a concepts.tsv row fills, or None when it names no clinical fact."""
+    if row.collection.startswith("12_"):
+        return None
+    if row.category == "Drug":
+        return "medication"
+    if row.category == "Other":
+        return None
+    if row.types & CONDITION_TYPES:
+        return "condition"
+    if row.types & SYMPTOM_TYPES:
+        return "symptom"
+    if row.category in {"Disease", "Disorders"}:
+        return "condition"
+    return None
+
+
+def english_variants(name: str) -> list[str]:
+    """Usable English surface forms of one concepts.tsv name ([] when it is a page title)."""
+    if " - " in name or _TOPIC_WORDS.search(name):
+        return []
+    variants = []
+    plain = _PARENTHESIS.sub("", name).strip()
+    if plain:
+        variants.append(plain)
+    stripped = _DOSAGE_FORM.sub("", plain).strip()
+    if stripped and stripped != plain:
+        variants.append(stripped)
+    if plain.count(",") == 1:
+        head, tail = (part.strip() for part in plain.split(","))
+        if head and tail and len(tail.split()) <= 3:
+            variants.append(f"{tail} {head}")
+    return variants
+
+
+def _usable_english(surface: str, blocklist: set[str]) -> bool:
+    lowered = surface.lower()
+    if lowered in blocklist or len(surface) < MIN_ENGLISH_NAME:
+        return False
+    if len(surface.split()) > MAX_ENGLISH_WORDS:
+        return False
+    if _ACRONYM.match(surface) and len(surface) <= 6:
+        return False
+    return any(ch.isalpha() for ch in surface)
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def build_table(rows: list[_Row], lexicon: Lexicon) -> ConceptTable:
+    """Lexicon concepts first (they win every name), then concepts.tsv."""
+    table = ConceptTable()
+    by_name: dict[str, list[_Row]] = {}
+    for row in rows:
+        by_name.setdefault(row.name.lower(), []).append(row)
+        for variant in english_variants(row.name):
+            by_name.setdefault(variant.lower(), []).append(row)
+
+    canonical_ids: dict[str, str] = {}
+    for term in lexicon.terms:
+        if term.slot == IGNORE:
+            table.concepts.setdefault(IGNORED_ID, Concept(IGNORED_ID, "-", IGNORE, from_lexicon=True))
+            table.add_name(term.text, IGNORED_ID, primary=True, override=False)
+            continue
+        key = term.english.lower()
+        if key not in canonical_ids:
+            canonical_ids[key] = _concept_id_for(term, by_name.get(key, []))
+        concept_id = canonical_ids[key]
+        concept = table.concepts.get(concept_id)
+        if concept is None:
+            concept = table.concepts[concept_id] = Concept(concept_id, term.english, term.slot, from_lexicon=True)
+        for surface in (term.text, term.english):
+            table.add_name(surface, concept_id, primary=surface == term.english, override=False)
+        if term.language == "en" and term.text.lower() != term.english.lower():
+            _add_synonym(concept, term.text)
+
+    anchors = _anchor_names(rows)
+    for row in rows:
+        slot = slot_for_row(row)
+        concept = table.concepts.get(row.concept_id)
+        if concept is None:
+            if slot is None:
+                continue
+            concept = table.concepts[row.concept_id] = Concept(row.concept_id, anchors[row.concept_id], slot)
+        if not _belongs(row, anchors[row.concept_id]):
+            continue
+        for variant in english_variants(row.name):
+            _add_synonym(concept, variant)
+            if _usable_english(variant, lexicon.blocklist):
+                table.add_name(variant, row.concept_id, primary=row.preferred, override=False)
+    return table
+
+
+def _anchor_names(rows: list[_Row]) -> dict[str, str]:
+    """Per concept, its shortest usable preferred name (else its shortest name)."""
+    anchors: dict[str, tuple[bool, int, str]] = {}
+    for row in rows:
+        usable = english_variants(row.name)
+        name = usable[0] if usable else row.name
+        rank = (not (row.preferred and bool(usable)), len(name), name)
+        if row.concept_id not in anchors or rank < anchors[row.concept_id]:
+            anchors[row.concept_id] = rank
+    return {concept_id: rank[2] for concept_id, rank in anchors.items()}
+
+
+def _content_words(text: str) -> set[str]:
+    return {english_stem(word) for word in re.findall(r"[a-z]{4,}", text.lower())}
+
+
+def _belongs(row: _Row, anchor: str) -> bool:
+    """MedlinePlus groups whole article families under one id ("Bronchodilators" under
+    asthma); keep such a name only when it shares a content word with the concept's
+    anchor name. GARD/GHR synonyms are real synonyms and are kept."""
+    if not row.collection.startswith(("10_", "4_")) or row.name == anchor:
+        return True
+    return bool(_content_words(row.name) & _content_words(anchor))
+
+
+def _concept_id_for(term: LexiconTerm, candidates: list[_Row]) -> str:
+    """The concepts.tsv id for a lexicon canonical name, or a Chartside id when absent."""
+    fitting = [row for row in candidates if slot_for_row(row) in {term.slot, None}] or candidates
+    if fitting:
+        fitting.sort(key=lambda row: (not row.preferred, slot_for_row(row) != term.slot))
+        return fitting[0].concept_id
+    return f"CS:{_slug(term.english)}"
+
+
+def _add_synonym(concept: Concept, surface: str) -> None:
+    if len(concept.synonyms) >= MAX_SYNONYMS:
+        return
+    if surface.lower() == concept.name.lower():
+        return
+    if surface.lower() not in (s.lower() for s in concept.synonyms):
+        concept.synonyms.append(surface)

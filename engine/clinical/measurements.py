@@ -1,0 +1,264 @@
+"""Vitals and labs from free text: names from resources/clinical/measurements.tsv, numbers
+and units by regular expressions, each value checked against a plausible range.
+
+"혈압 140/90", "BP 150 over 95", "체온 38.5도", "HbA1c 7.2%", "LDL이 160", "eGFR 45",
+"70kg", "5'10\"" all become items `{"type", "value" (or "systolic"/"diastolic"), "unit",
+"text", "start", "end"}`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from engine.clinical.lexicon import lexicon_dir, read_rows
+from engine.clinical.text import HANGUL_SYLLABLE
+
+_H = HANGUL_SYLLABLE
+NUMBER = r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
+
+# unit family -> [(written-unit regex, normalised unit, factor to the family's default)]
+UNITS: dict[str, list[tuple[str, str, float | None]]] = {
+    "mg_dl": [(r"mg\s*/\s*dl|mg%", "mg/dL", 1.0), (r"mmol\s*/\s*l", "mmol/L", None), (r"[μµu]mol\s*/\s*l", "µmol/L", None)],
+    "percent": [(r"%|퍼센트|프로|percent", "%", 1.0)],
+    "mmhg": [(r"mm\s*hg", "mmHg", 1.0)],
+    "bpm": [(r"bpm|beats?\s*(?:per|/)\s*min(?:ute)?|회\s*/\s*분|/\s*min|회", "bpm", 1.0)],
+    "per_min": [(r"breaths?\s*(?:per|/)\s*min(?:ute)?|회\s*/\s*분|/\s*min|회", "/min", 1.0)],
+    "celsius": [(r"°\s*f|℉|degrees?\s*f(?:ahrenheit)?\b|f\b|fahrenheit", "°F", None),
+                (r"°\s*c|℃|도씨|도|degrees?\s*c(?:elsius)?\b|degrees?|c\b|celsius", "°C", 1.0)],
+    "kg": [(r"kg|kgs|킬로그램|킬로|키로|kilos?|kilograms?", "kg", 1.0),
+           (r"lbs?\b|pounds?|파운드", "lb", 0.4536)],
+    "cm": [(r"cm|센티미터|센티|센치|centimeters?", "cm", 1.0), (r"m\b|미터|meters?", "m", 100.0),
+           (r"inches|inch|in\b", "in", 2.54)],
+    "kg_m2": [(r"kg\s*/\s*m\s*(?:2|²|\^2)", "kg/m2", 1.0)],
+    "ml_min": [(r"m[lL]\s*/\s*min(?:\s*/\s*1\.73\s*m\s*(?:2|²|\^2))?", "mL/min/1.73m2", 1.0)],
+    "miu_l": [(r"m[iI]?U\s*/\s*L|[μµu]I?U\s*/\s*m[lL]|mU\s*/\s*L", "mIU/L", 1.0)],
+    "ng_dl": [(r"ng\s*/\s*dl", "ng/dL", 1.0), (r"pmol\s*/\s*l", "pmol/L", None)],
+    "ng_ml": [(r"ng\s*/\s*ml", "ng/mL", 1.0), (r"nmol\s*/\s*l", "nmol/L", None)],
+    "u_l": [(r"i?u\s*/\s*l", "U/L", 1.0)],
+    "g_dl": [(r"g\s*/\s*dl", "g/dL", 1.0), (r"g\s*/\s*l", "g/L", None)],
+    "per_ul": [(r"(?:x|×)\s*10\s*(?:\^|\*\*)?\s*(?:3|³)\s*/\s*[μµu]l|k\s*/\s*[μµu]l|/\s*[μµu]l|/\s*mm3|/\s*mm³", "/µL", 1.0)],
+    "mg_l": [(r"mg\s*/\s*l", "mg/L", 1.0), (r"mg\s*/\s*dl", "mg/dL", 10.0)],
+    "meq_l": [(r"meq\s*/\s*l|mmol\s*/\s*l", "mmol/L", 1.0)],
+    "mg_g": [(r"mg\s*/\s*g", "mg/g", 1.0)],
+    "none": [],
+}
+DEFAULT_UNIT = {
+    "mg_dl": "mg/dL", "percent": "%", "mmhg": "mmHg", "bpm": "bpm", "per_min": "/min", "celsius": "°C",
+    "kg": "kg", "cm": "cm", "kg_m2": "kg/m2", "ml_min": "mL/min/1.73m2", "miu_l": "mIU/L", "ng_dl": "ng/dL",
+    "ng_ml": "ng/mL", "u_l": "U/L", "g_dl": "g/dL", "per_ul": "/µL", "mg_l": "mg/L", "meq_l": "mmol/L",
+    "mg_g": "mg/g", "none": None,
+}
+# Words allowed between a measurement's name and its number.
+_GAP = (
+    rf"(?:[\s:=(]|이|가|은|는|도|의|을|를|수치|수치가|수치는|레벨|검사|결과|결과가|에서|로|으로|이었|였|측정|"
+    rf"재보니|재니|쟀더니|쟀는데|재면|잴|나왔|나오|나온|약|대략|정도|까지|가량|하고|"
+    rf"is|was|are|were|of|at|around|about|approximately|approx|reading|readings|level|levels|count|"
+    rf"measured|came\s+back|came|back|been|has|have|running|reads|read|went\s+up\s+to|up\s+to|over|"
+    rf"my|the|today|this\s+morning|last|checked|test|result|results|showed|shows|~|-)*?"
+)
+_ENGLISH_EDGE_BEFORE = r"(?<![A-Za-z0-9])"
+_NAME_EDGE_AFTER = r"(?![A-Za-z])"
+
+
+@dataclass(frozen=True)
+class MeasurementSpec:
+    type: str
+    kind: str
+    family: str
+    minimum: float
+    maximum: float
+    names: tuple[str, ...]
+
+
+@dataclass
+class Measurement:
+    kind: str
+    item: dict
+    start: int
+    end: int
+
+
+@lru_cache(maxsize=2)
+def load_specs(directory: Path | None = None) -> tuple[MeasurementSpec, ...]:
+    rows = read_rows((directory or lexicon_dir()) / "measurements.tsv", 6)
+    return tuple(
+        MeasurementSpec(row[0], row[1], row[2], float(row[3]), float(row[4]), tuple(row[5].split("|")))
+        for row in rows
+    )
+
+
+def _name_pattern(names: tuple[str, ...]) -> str:
+    """Alternatives, longest first. Short all-capital abbreviations (HR, K, Na) must be
+    written in capitals; other English names match in any case."""
+    parts = []
+    for name in sorted(names, key=len, reverse=True):
+        plain = name.replace("\\", "")
+        if re.fullmatch(r"[A-Z][A-Za-z0-9+]{0,2}", plain):
+            parts.append(f"(?-i:{name})")
+        elif re.search(f"[{_H}]", name):
+            parts.append(name.replace(" ", r"\s*"))
+        else:
+            parts.append(name.replace(" ", r"\s+"))
+    return "|".join(parts)
+
+
+def _unit_pattern(family: str) -> str:
+    options = [regex for regex, _unit, _factor in UNITS[family]]
+    return "|".join(f"(?:{option})" for option in options)
+
+
+@lru_cache(maxsize=2)
+def _compiled(directory: Path | None = None) -> tuple[tuple[MeasurementSpec, re.Pattern], ...]:
+    compiled = []
+    for spec in load_specs(directory):
+        unit = _unit_pattern(spec.family)
+        unit_part = rf"(?:\s*(?P<unit>{unit}))?" if unit else ""
+        pattern = (
+            rf"{_ENGLISH_EDGE_BEFORE}(?P<name>{_name_pattern(spec.names)}){_NAME_EDGE_AFTER}"
+            rf"(?P<gap>{_GAP})(?P<num>{NUMBER[1:-1]}){unit_part}(?![\d.]*\d)"
+        )
+        compiled.append((spec, re.compile(pattern, re.IGNORECASE)))
+    return tuple(compiled)
+
+
+_BP_NAMES = r"혈압|(?-i:BP)|(?-i:B/P)|blood\s+pressure|bp"
+_BP = re.compile(
+    rf"(?:(?P<name>{_BP_NAMES}){_NAME_EDGE_AFTER}(?P<gap>{_GAP}))?"
+    rf"(?<![\d/.])(?P<sys>\d{{2,3}})\s*(?:/|over|에|-|에서)\s*(?P<dia>\d{{2,3}})(?![\d/])(?:\s*(?P<unit>mm\s*hg))?",
+    re.IGNORECASE,
+)
+_BARE_TEMPERATURE = re.compile(
+    r"(?<![\d.])(?P<num>\d{2,3}(?:\.\d)?)\s*(?P<unit>°\s*[CF]|℃|℉|도씨|도(?![가-힣])|도[가-힣]|degrees?\s*(?:[CF]\b|celsius|fahrenheit)?)",
+    re.IGNORECASE,
+)
+_BARE = [
+    ("weight", re.compile(r"(?<![\d.])(?P<num>\d{1,3}(?:\.\d+)?)\s*(?P<unit>kg|kgs|킬로그램|킬로|키로|kilos?|kilograms?|lbs?|pounds?)(?![a-zA-Z/])", re.IGNORECASE)),
+    ("height", re.compile(r"(?<![\d.])(?P<num>\d{2,3}(?:\.\d+)?)\s*(?P<unit>cm|센티미터|센티|센치)(?![a-zA-Z/])", re.IGNORECASE)),
+    ("heart_rate", re.compile(r"(?<![\d.])(?P<num>\d{2,3})\s*(?P<unit>bpm|beats?\s*(?:per|/)\s*min(?:ute)?)", re.IGNORECASE)),
+    ("heart_rate", re.compile(r"분당\s*(?P<num>\d{2,3})\s*(?P<unit>회|번)")),
+]
+_FEET_INCHES = re.compile(
+    r"(?<![\d.])(?P<ft>[3-7])\s*(?:'|′|ft|feet|foot)\s*(?P<inch>\d{1,2})?\s*(?:\"|″|''|in\b|inches)?",
+    re.IGNORECASE,
+)
+
+
+def find_measurements(text: str, directory: Path | None = None) -> list[Measurement]:
+    """Every vital and lab value in `text`, non-overlapping, in reading order."""
+    taken: list[Measurement] = []
+    _add_all(taken, _blood_pressures(text))
+    specs = {spec.type: spec for spec in load_specs(directory)}
+    for spec, pattern in _compiled(directory):
+        _add_all(taken, (m for match in pattern.finditer(text) if (m := _named(spec, match))))
+    _add_all(taken, _bare_temperatures(text, specs["temperature"]))
+    _add_all(taken, _feet_inches(text))
+    for type_name, pattern in _BARE:
+        spec = specs[type_name]
+        _add_all(taken, (m for match in pattern.finditer(text) if (m := _valued(spec, match, match.start(), match.end()))))
+    return sorted(taken, key=lambda m: m.start)
+
+
+def _add_all(taken: list[Measurement], found) -> None:
+    for measurement in found:
+        if all(measurement.end <= other.start or measurement.start >= other.end for other in taken):
+            taken.append(measurement)
+
+
+def _item(spec_type: str, text: str, start: int, end: int, **values) -> dict:
+    return {"type": spec_type, **values, "text": text[start:end], "start": start, "end": end}
+
+
+def _blood_pressures(text: str):
+    for match in _BP.finditer(text):
+        systolic, diastolic = int(match["sys"]), int(match["dia"])
+        named = match["name"] is not None
+        if not (60 <= systolic <= 300 and 30 <= diastolic <= 200 and systolic > diastolic):
+            continue
+        if not named and not match["unit"] and not (80 <= systolic <= 250 and 40 <= diastolic <= 150):
+            continue
+        if not named and not match["unit"] and _looks_like_date_or_ratio(text, match.start(), match.end()):
+            continue
+        start = match.start("name") if named else match.start("sys")
+        yield Measurement("vital", _item("blood_pressure", text, start, match.end(),
+                                         systolic=systolic, diastolic=diastolic, unit="mmHg"), start, match.end())
+
+
+def _looks_like_date_or_ratio(text: str, start: int, end: int) -> bool:
+    around = text[max(0, start - 12): end + 12].lower()
+    return bool(re.search(r"날짜|월|일\b|date|ratio|비율|score|점수|/\d{2,4}/", around))
+
+
+def _number(raw: str) -> float:
+    value = float(raw.replace(",", ""))
+    return int(value) if value.is_integer() and "." not in raw else value
+
+
+def _named(spec: MeasurementSpec, match: re.Match) -> Measurement | None:
+    if match["name"].lower() in {"sugar", "sugars"} and spec.type == "glucose" and not re.search(r"\d", match.group(0)):
+        return None
+    return _valued(spec, match, match.start("name"), match.end(), qualifier=_glucose_qualifier(spec, match["name"]))
+
+
+def _glucose_qualifier(spec: MeasurementSpec, name: str) -> dict:
+    if spec.type != "glucose":
+        return {}
+    lowered = name.lower()
+    if "공복" in name or "fasting" in lowered or lowered in {"fbs", "fpg"}:
+        return {"fasting": True}
+    if "식후" in name or "post" in lowered:
+        return {"postprandial": True}
+    return {}
+
+
+def _valued(spec: MeasurementSpec, match: re.Match, start: int, end: int, qualifier: dict | None = None) -> Measurement | None:
+    value = _number(match["num"])
+    written = match.groupdict().get("unit")
+    unit, factor = _normalise_unit(spec, written)
+    if spec.type == "temperature" and written is None and value > 45:
+        unit, factor = "°F", None
+    if factor is not None:
+        comparable = value * factor
+        if spec.family == "per_ul" and value < 2000 and spec.type == "platelets":
+            comparable = value
+        if not spec.minimum <= comparable <= spec.maximum:
+            return None
+    elif unit == "°F" and not 93 <= value <= 110:
+        return None
+    if written is None and unit is None and spec.family != "none":
+        return None
+    item = _item(spec.type, match.string, start, end, value=value, unit=unit, **(qualifier or {}))
+    return Measurement(spec.kind, item, start, end)
+
+
+def _normalise_unit(spec: MeasurementSpec, written: str | None) -> tuple[str | None, float | None]:
+    if written:
+        for regex, unit, factor in UNITS[spec.family]:
+            if re.fullmatch(regex, written.strip(), re.IGNORECASE):
+                return unit, factor
+    return DEFAULT_UNIT[spec.family], 1.0
+
+
+def _bare_temperatures(text: str, spec: MeasurementSpec):
+    for match in _BARE_TEMPERATURE.finditer(text):
+        value = _number(match["num"])
+        unit_text = match["unit"].lower()
+        fahrenheit = "f" in unit_text or "℉" in unit_text
+        if fahrenheit and 93 <= value <= 110 or not fahrenheit and 34 <= value <= 43:
+            end = match.end() - (1 if unit_text.startswith("도") and len(unit_text) == 2 else 0)
+            yield Measurement("vital", _item("temperature", text, match.start(), end, value=value,
+                                             unit="°F" if fahrenheit else "°C"), match.start(), end)
+
+
+def _feet_inches(text: str):
+    for match in _FEET_INCHES.finditer(text):
+        if match["inch"] is None and not re.search(r"ft|feet|foot|'", match.group(0), re.IGNORECASE):
+            continue
+        context = text[max(0, match.start() - 20): match.start()].lower()
+        if match["inch"] is None and not re.search(r"tall|height|키", context + text[match.end(): match.end() + 8]):
+            continue
+        inches = int(match["ft"]) * 12 + int(match["inch"] or 0)
+        yield Measurement("vital", _item("height", text, match.start(), match.end(), value=inches, unit="in"),
+                          match.start(), match.end())

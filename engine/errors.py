@@ -1,0 +1,60 @@
+"""The few named errors the engine raises.
+
+The GUI and CLI translate these once, at their boundary, into messages a clinician
+understands (`user_message`). Anything else is a bug and is reported as such.
+"""
+
+from __future__ import annotations
+
+
+class ChartsideError(Exception):
+    """Base class. `user_message` is safe to show and never contains PHI."""
+
+    user_message = "Chartside could not complete the request."
+
+    def __init__(self, detail: str = "", *, user_message: str | None = None):
+        super().__init__(detail or self.user_message)
+        if user_message is not None:
+            self.user_message = user_message
+
+
+class ConfigError(ChartsideError):
+    user_message = "The settings file is invalid. Fix it or delete it to restore defaults."
+
+
+class ModelUnavailable(ChartsideError):
+    user_message = "The language model is not installed or could not be loaded."
+
+
+class ModelVerificationError(ModelUnavailable):
+    user_message = "A model file failed its integrity check (sha256). Reinstall the model."
+
+
+class ModelOutputError(ChartsideError):
+    """The model produced output that did not parse or validate; callers fall back."""
+
+    user_message = "The model returned an answer in an unexpected format."
+
+
+class GenerationCancelled(ChartsideError):
+    user_message = "Generation was stopped."
+
+
+class WrongPassphrase(ChartsideError):
+    user_message = "Wrong passphrase. Nothing was opened or changed."
+
+
+class VaultError(ChartsideError):
+    user_message = "The encrypted patient store could not be used."
+
+
+class KnowledgeIndexError(ChartsideError):
+    user_message = "The knowledge base index is missing or out of date; rebuild it."
+
+
+class InputError(ChartsideError):
+    user_message = "The input could not be processed."
+
+
+class ClinicalPackError(ChartsideError):
+    user_message = "The clinical concept pack is missing or could not be built; run `chartside clinical build-pack`."

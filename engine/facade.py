@@ -1,0 +1,461 @@
+"""`Engine`: the one facade the CLI and the GUI talk to.
+
+Every method is a plain blocking call or a generator of `engine.events`; the GUI runs them
+in worker threads. Services are created lazily from settings so that a command that does
+not need a model never loads one:
+
+- `llm`: the local GGUF runtime (or the `llm=` passed in, e.g. a FakeLLM in tests);
+- `knowledge`: the default knowledge base (built with `chartside kb build`); without it
+  the agent still answers and says in the trace that no documents were available;
+- `clinical`: extraction, triage and conflicts;
+- the vault (encrypted patient store) after `unlock`; without it a turn runs against an
+  in-process memory that is never written anywhere.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Callable, Iterator
+
+from engine.agent.cache import ResponseCache
+from engine.agent.ephemeral import EphemeralMemory
+from engine.agent.meter import MeteredLLM
+from engine.agent.pipeline import pipeline_mermaid, run_turn
+from engine.agent.prompting import safety_prompt as system_prompt
+from engine.agent.services import AgentServices
+from engine.agent.text import detect_language
+from engine.agent.tokens import TokenManager
+from engine.errors import ChartsideError, InputError, KnowledgeIndexError, VaultError
+from engine.events import Event, Status
+from engine.llm.types import CancelToken, ChatMessage
+from engine.settings import Settings, load_settings, save_settings
+
+Progress = Callable[[int, int, str], None]
+_UNSET = object()
+
+__all__ = ["Engine", "detect_language", "system_prompt"]
+
+
+class Engine:
+    def __init__(self, settings: Settings | None = None, *, llm=None, knowledge=_UNSET, clinical=_UNSET,
+                 embedder=_UNSET, vault_path: Path | None = None):
+        """`knowledge`, `clinical` and `embedder` default to the real services (lazily);
+        pass an object to inject one, or None to run without it."""
+        self.settings = settings or load_settings()
+        self._llm = llm
+        self._knowledge = knowledge
+        self._kb = None
+        self._clinical = clinical
+        self._embedder = embedder
+        self._vault_path = vault_path
+        self._vault = None
+        self._lock = threading.RLock()
+        self._cancel = CancelToken()
+        self._scratch = EphemeralMemory()
+        self._cache: ResponseCache | None = None
+        self._sessions_memory: dict[int, object] = {}
+        self.service_notes: list[str] = []
+
+    # -- settings ----------------------------------------------------------------------
+    def update_settings(self, settings: Settings) -> None:
+        """Apply and save new settings; services that depend on them are recreated lazily."""
+        old = self.settings
+        self.settings = settings
+        save_settings(settings)
+        if settings.llm != old.llm and self._llm is not None and hasattr(self._llm, "close"):
+            self._llm.close()
+            self._llm = None
+        if settings.cache != old.cache:
+            self._cache = None
+        if settings.embedding != old.embedding or settings.retrieval != old.retrieval:
+            self._knowledge = _UNSET if self._kb is not None else self._knowledge
+            self._kb = None
+
+    # -- services ----------------------------------------------------------------------
+    @property
+    def llm(self):
+        with self._lock:
+            if self._llm is None:
+                from engine.llm.runtime import LlamaRuntime
+
+                self._llm = LlamaRuntime(self.settings.llm)
+            return self._llm
+
+    @property
+    def clinical(self):
+        with self._lock:
+            if self._clinical is _UNSET:
+                self._clinical = _load_clinical(self.service_notes)
+            return self._clinical
+
+    @property
+    def knowledge(self):
+        """The retrieval service, or None when the knowledge base is not built."""
+        with self._lock:
+            if self._knowledge is _UNSET:
+                self._knowledge = self._open_knowledge()
+            return self._knowledge
+
+    def _open_knowledge(self):
+        from engine.agent.wiring import KnowledgeService
+        from engine.knowledge import HybridRetriever, open_default
+        from engine.knowledge.expansion import plugged_expander
+
+        try:
+            self._kb = open_default(self.settings, build=False, embedder=self._shared_embedder())
+        except KnowledgeIndexError as exc:
+            self.service_notes.append(f"knowledge base unavailable: {exc}")
+            return None
+        return KnowledgeService(HybridRetriever.from_settings(self._kb, self.settings, plugged_expander()))
+
+    def _shared_embedder(self):
+        """One embedder (behind a per-text memo) for the cache, the knowledge base and memory."""
+        with self._lock:
+            if self._embedder is _UNSET:
+                from engine.agent.embedding import MemoEmbedder
+                from engine.knowledge import make_embedder
+
+                self._embedder = MemoEmbedder(make_embedder(self.settings))
+            return self._embedder
+
+    @property
+    def embedder(self):
+        return self._shared_embedder()
+
+    @property
+    def cache(self) -> ResponseCache:
+        with self._lock:
+            if self._cache is None:
+                store = None
+                if self._vault is not None:
+                    from engine.agent.wiring import VaultCacheStore
+
+                    store = VaultCacheStore(self._vault)
+                c = self.settings.cache
+                self._cache = ResponseCache(threshold=c.similarity_threshold, max_entries=c.max_entries,
+                                            ttl_seconds=c.ttl_seconds, store=store)
+            return self._cache
+
+    def clear_response_cache(self) -> None:
+        """Forget every cached answer (in memory and in the vault's cache table)."""
+        with self._lock:
+            self.cache.clear()
+            if self._vault is not None:
+                from engine.memory.cache import ResponseCache as VaultCacheTable
+
+                VaultCacheTable(self._vault).clear()
+            self._cache = None
+
+    def close(self) -> None:
+        if self._llm is not None and hasattr(self._llm, "close"):
+            self._llm.close()
+        retriever = getattr(self._knowledge, "retriever", None)
+        if retriever is not None:
+            retriever.close()
+        if self._kb is not None:
+            self._kb.close()
+        self.lock()
+
+    # -- the vault ---------------------------------------------------------------------
+    def vault_path(self) -> Path:
+        from engine.memory.store import default_vault_path
+
+        return self._vault_path or default_vault_path()
+
+    def vault_exists(self) -> bool:
+        path = self.vault_path()
+        return path.exists() and path.stat().st_size > 0
+
+    def unlock(self, passphrase: str, create: bool = False) -> None:
+        """Open the encrypted store (raises WrongPassphrase; nothing is changed then)."""
+        from engine.memory.store import Vault
+
+        with self._lock:
+            if self._vault is not None:
+                return
+            if not create and not self.vault_exists():
+                raise VaultError("no vault yet", user_message="There is no patient store yet. Create one first.")
+            self._vault = Vault.open(self.vault_path(), passphrase, create=create, settings=self.settings)
+            self._cache = None
+            self._sessions_memory.clear()
+
+    def lock(self) -> None:
+        """Close the store and forget everything decrypted (cache and memories included)."""
+        with self._lock:
+            if self._vault is not None:
+                self._vault.close()
+            self._vault = None
+            self._cache = None
+            self._sessions_memory.clear()
+
+    @property
+    def is_locked(self) -> bool:
+        return self._vault is None
+
+    @property
+    def vault(self):
+        if self._vault is None:
+            raise VaultError("the vault is locked", user_message="Unlock the patient store first.")
+        return self._vault
+
+    # -- patients and sessions ---------------------------------------------------------
+    def list_patients(self, search: str = "") -> list[dict]:
+        needle = search.strip().casefold()
+        return [_patient(row) for row in self.vault.list_patients()
+                if not needle or needle in row["display_name"].casefold()]
+
+    def create_patient(self, name: str) -> dict:
+        return _patient(self.vault.get_patient(self.vault.create_patient(name)))
+
+    def rename_patient(self, patient_id: int, name: str) -> None:
+        self.vault.rename_patient(int(patient_id), name)
+
+    def delete_patient(self, patient_id: int) -> None:
+        self.vault.delete_patient(int(patient_id))
+        self._cache = None
+        self._sessions_memory.clear()
+
+    def list_sessions(self, patient_id: int) -> list[dict]:
+        return [_session(row) for row in self.vault.list_sessions(int(patient_id))]
+
+    def new_session(self, patient_id: int) -> dict:
+        return _session(self.vault.get_session(self.vault.create_session(int(patient_id))))
+
+    def session_turns(self, session_id: int) -> list[dict]:
+        turns = self.vault.list_turns(session_id=int(session_id))
+        return [{"user": t["user_text"], "answer": t["answer"] or "", "alerts": t["alerts"], "sources": t["sources"],
+                 "trace": t["trace"]} for t in turns if t["finished_at"]]
+
+    # -- the profile -------------------------------------------------------------------
+    def _profiles(self):
+        from engine.memory.profile import ProfileStore
+
+        return ProfileStore(self.vault)
+
+    def profile(self, patient_id: int) -> dict:
+        profile = self._profiles().profile(int(patient_id))
+        for slot, items in profile.items():
+            if isinstance(items, list):
+                for item in items:
+                    item.setdefault("id", item.get("fact_id"))
+        return profile
+
+    def confirm_fact(self, fact_id: int) -> None:
+        self._profiles().confirm(int(fact_id))
+
+    def reject_fact(self, fact_id: int) -> None:
+        self._profiles().reject(int(fact_id))
+
+    def retract_fact(self, fact_id: int) -> None:
+        self._profiles().retract(int(fact_id))
+
+    def edit_fact(self, fact_id: int, changes: dict) -> None:
+        self._profiles().edit(int(fact_id), changes)
+
+    # -- turns -------------------------------------------------------------------------
+    def cancel(self) -> None:
+        """Stop the running turn before its next token (safe from any thread)."""
+        self._cancel.cancel()
+
+    def _memory(self, patient_id, session_id):
+        if patient_id is None and session_id is None:
+            return self._scratch, None, None
+        vault = self.vault
+        if session_id is None:
+            latest = vault.latest_session(int(patient_id))
+            session_id = latest["id"] if latest else vault.create_session(int(patient_id))
+        session = vault.get_session(int(session_id))
+        if patient_id is not None and int(patient_id) != session["patient_id"]:
+            raise InputError("session belongs to another patient",
+                             user_message="That conversation belongs to another patient.")
+        memory = self._sessions_memory.get(session["id"])
+        if memory is None:
+            from engine.agent.wiring import VaultMemory
+
+            memory = VaultMemory(vault, session["patient_id"], session["id"], embedder=self._memory_embedder())
+            self._sessions_memory[session["id"]] = memory
+        return memory, session["patient_id"], session["id"]
+
+    def _memory_embedder(self):
+        try:
+            return self.embedder
+        except ChartsideError as exc:
+            self.service_notes.append(f"memory recall without embeddings: {exc}")
+            return None
+
+    def services(self, memory, settings: Settings | None = None) -> AgentServices:
+        """One turn's services (a fresh LLM meter each turn)."""
+        settings = settings or self.settings
+        return AgentServices(settings=settings, llm=MeteredLLM(self.llm), tokens=TokenManager(self.llm),
+                             clinical=self.clinical, knowledge=self.knowledge, memory=memory,
+                             cache=self.cache, embedder=self._cache_embedder(settings), cancel=self._cancel)
+
+    def _cache_embedder(self, settings: Settings):
+        if not settings.features.response_cache:
+            return None
+        try:
+            return self.embedder
+        except ChartsideError as exc:
+            self.service_notes.append(f"response cache off: {exc}")
+            return None
+
+    def ask(self, text: str, *, patient_id: int | None = None, session_id: int | None = None, mode: str | None = None,
+            settings: Settings | None = None, history: list[ChatMessage] | None = None) -> Iterator[Event]:
+        """Answer one turn, yielding events; the last event is `Done` with the turn result.
+
+        `settings` overrides the engine's settings for this turn only (ablation runs);
+        `history` (llm mode without a patient) seeds the scratch conversation.
+        """
+        text = (text or "").strip()
+        if not text:
+            raise InputError("empty message", user_message="Type a question first.")
+        self._cancel = CancelToken()
+        mode = mode or self.settings.mode
+        memory, patient_id, session_id = self._memory(patient_id, session_id)
+        if history:
+            for user, answer in zip(history[::2], history[1::2]):
+                memory.add_turn(user["content"], {"answer": answer["content"]})
+        yield Status("Preparing the answer…")
+        services = self.services(memory, settings)
+        info = self.llm.info("generate")
+        turn_index = len(memory.working_turns(10_000)) if hasattr(memory, "working_turns") else 0
+        yield from run_turn(text, services, mode=mode, patient_id=patient_id, session_id=session_id,
+                            turn_index=turn_index, model=info.name)
+
+    # -- models and device -------------------------------------------------------------
+    def models(self) -> list[dict]:
+        from engine.models import load_manifest, verify
+
+        rows = []
+        for entry in load_manifest():
+            try:
+                verify(entry)
+                verified = True
+            except ChartsideError:
+                verified = False
+            rows.append({**entry.to_dict(), "roles": list(entry.roles), "verified": verified})
+        return rows
+
+    def add_model(self, path, roles, progress: Progress | None = None) -> dict:
+        from engine.llm.gguf import add_gguf_model
+
+        callback = None
+        if progress is not None:
+            def callback(done, total, *_rest):
+                progress(int(done), int(total), "checking the model file")
+        entry = add_gguf_model(Path(path), roles=roles, progress=callback)
+        return {**entry.to_dict(), "roles": list(entry.roles), "verified": True}
+
+    def device_info(self) -> dict:
+        info: dict = {"n_gpu_layers": self.settings.llm.n_gpu_layers, "threads": self.settings.llm.n_threads or None,
+                      "model": self.settings.llm.generate_model, "gpu_offload_supported": False}
+        try:
+            import llama_cpp
+
+            info["gpu_offload_supported"] = bool(llama_cpp.llama_supports_gpu_offload())
+            info["llama_cpp_version"] = getattr(llama_cpp, "__version__", "")
+        except (ImportError, AttributeError):
+            info["llama_cpp_version"] = None
+        if self._llm is not None and hasattr(self._llm, "info"):
+            loaded = self._llm.info("generate")
+            info.update(model=loaded.name, n_ctx=loaded.n_ctx, model_load_seconds=round(loaded.load_seconds, 3))
+        return info
+
+    # -- knowledge base ----------------------------------------------------------------
+    def _kb_or_raise(self, build: bool = False, progress: Progress | None = None, cancel: CancelToken | None = None):
+        if self._kb is None:
+            from engine.knowledge import open_default
+
+            self._kb = open_default(self.settings, build=build, embedder=self._shared_embedder(),
+                                    progress=_kb_progress(progress),
+                                    cancelled=(lambda: cancel.cancelled) if cancel else None)
+            self._knowledge = _UNSET
+        return self._kb
+
+    def kb_stats(self) -> dict:
+        try:
+            kb = self._kb_or_raise()
+        except KnowledgeIndexError as exc:
+            return {"ready": False, "message": exc.user_message, "detail": str(exc)}
+        manifest = kb.manifest
+        return {"ready": True, "chunks": kb.size, **kb.document_count(),
+                "embedding": manifest.embedding if manifest else None,
+                "user_documents": kb.list_documents("user"),
+                "attribution": "MedQuAD (Ben Abacha & Demner-Fushman, BMC Bioinformatics 2019), CC BY 4.0"}
+
+    def kb_add(self, paths, progress: Progress | None = None, cancel: CancelToken | None = None) -> dict:
+        kb = self._kb_or_raise()
+        result = kb.add_files([Path(p) for p in paths], progress=_kb_progress(progress),
+                              cancelled=(lambda: cancel.cancelled) if cancel else None)
+        return result if isinstance(result, dict) else {"result": result}
+
+    def kb_remove(self, doc_ids_or_paths) -> list[str]:
+        return self._kb_or_raise().remove([str(p) for p in doc_ids_or_paths])
+
+    def kb_rebuild(self, progress: Progress | None = None, cancel: CancelToken | None = None) -> dict:
+        self._kb = None
+        kb = self._kb_or_raise(build=True, progress=progress, cancel=cancel)
+        return {"chunks": kb.size, **kb.document_count()}
+
+    # -- export ------------------------------------------------------------------------
+    def export_conversation(self, session_id: int, path, fmt: str = "md") -> Path:
+        from engine.agent.export import conversation_markdown, write_document
+
+        session = self.vault.get_session(int(session_id))
+        patient = self.vault.get_patient(session["patient_id"])
+        markdown = conversation_markdown(patient["display_name"], session, self.session_turns(int(session_id)))
+        target = write_document(markdown, Path(path), fmt)
+        self.vault.audit("session.export", session["patient_id"], {"session_id": int(session_id), "format": fmt})
+        return target
+
+    def export_patient(self, patient_id: int, path, fmt: str = "json") -> Path:
+        from engine.agent.export import write_document
+
+        if fmt in ("json", "md", "markdown"):
+            return self.vault.export_patient(int(patient_id), Path(path), "markdown" if fmt == "md" else fmt)
+        if fmt != "pdf":
+            raise InputError(f"unknown format {fmt}", user_message="Export format must be JSON, Markdown or PDF.")
+        from engine.memory.export import patient_record, to_markdown
+
+        target = write_document(to_markdown(patient_record(self.vault, int(patient_id))), Path(path), "pdf")
+        self.vault.audit("patient.export", int(patient_id), {"format": "pdf"})
+        return target
+
+    # -- documentation -----------------------------------------------------------------
+    @staticmethod
+    def pipeline_mermaid() -> str:
+        return pipeline_mermaid()
+
+
+def _patient(row: dict) -> dict:
+    return {"id": row["id"], "name": row["display_name"], "created": row["created_at"], "updated": row["updated_at"]}
+
+
+def _session(row: dict) -> dict:
+    return {"id": row["id"], "patient_id": row["patient_id"], "started": row["created_at"], "title": row.get("title")}
+
+
+def _kb_progress(progress: Progress | None):
+    if progress is None:
+        return None
+
+    def report(p) -> None:
+        progress(int(p.done), int(p.total), str(getattr(p, "stage", "")))
+    return report
+
+
+def _load_clinical(notes: list[str]):
+    """The clinical service when engine.clinical provides extract/triage/conflicts, else None (noted)."""
+    try:
+        import engine.clinical as clinical
+    except ImportError as exc:
+        notes.append(f"clinical service unavailable: {exc}")
+        return None
+    missing = [name for name in ("extract", "triage", "conflicts") if not hasattr(clinical, name)]
+    if missing:
+        notes.append(f"clinical service incomplete (missing {', '.join(missing)})")
+        return None
+    from engine.agent.wiring import ClinicalService
+
+    return ClinicalService(clinical)

@@ -1,0 +1,277 @@
+"""Hybrid retrieval: BM25 and dense search in parallel, fused with reciprocal rank fusion.
+
+    RRF(d) = sum over retrievers r of  w_r / (k + rank_r(d))      (k = 60, ranks from 1)
+
+Both retrievers rank chunks; results are collapsed to documents (a document's rank is the
+rank of its best chunk) before fusion, so a long document with many matching chunks does
+not crowd out the others, and benchmarks get document-level rankings.
+
+Before searching, the query may be
+- rewritten with the patient profile (seed rule: append age, gender, conditions,
+  medications), when a profile is given and `profile_query_rewrite` is on;
+- expanded with terms from a `QueryExpander` (e.g. Korean -> English concept names), when
+  one is plugged in and `query_expansion` is on. A query that is mostly Hangul is embedded
+  through its expansion terms only: the English embedding model cannot read Hangul.
+The number of documents is budget-aware: k = min(dynamic_k, docs_budget // avg_doc_tokens).
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from engine.knowledge.store import KnowledgeBase
+from engine.knowledge.text import tokenize
+from engine.protocols import QueryExpander
+
+MODES = ("bm25", "dense", "hybrid")
+CANDIDATE_CHUNKS = 100
+
+
+@dataclass
+class Hit:
+    doc_id: str
+    chunk_id: str
+    title: str
+    text: str
+    score: float
+    ranks: dict[str, int] = field(default_factory=dict)
+    url: str = ""
+    source: str = ""
+    licence: str = ""
+    attribution: str = ""
+    tokens: int = 0
+
+    def to_dict(self) -> dict:
+        return {
+            "doc_id": self.doc_id, "chunk_id": self.chunk_id, "title": self.title, "text": self.text,
+            "score": self.score, "ranks": self.ranks, "url": self.url, "source": self.source,
+            "licence": self.licence, "attribution": self.attribution, "tokens": self.tokens,
+        }
+
+
+@dataclass
+class Ranking:
+    """Document-level result of one search: ids best first, with the chunk row behind each."""
+
+    doc_ids: list[str]
+    rows: list[int]
+    scores: list[float]
+    ranks: list[dict[str, int]]
+    timings_ms: dict[str, float]
+    query: str = ""
+
+
+def reciprocal_rank_fusion(
+    rankings: Mapping[str, Sequence[str]], k: int = 60, weights: Mapping[str, float] | None = None
+) -> list[tuple[str, float]]:
+    """Fuse ranked id lists: score(d) = sum_r w_r / (k + rank_r(d)), ranks from 1.
+
+    Ties are broken by the best single rank, then by id, so the result is deterministic.
+    """
+    scores: dict[str, float] = {}
+    best: dict[str, int] = {}
+    for name, ids in rankings.items():
+        w = 1.0 if weights is None else float(weights.get(name, 1.0))
+        for rank, doc_id in enumerate(ids, start=1):
+            scores[doc_id] = scores.get(doc_id, 0.0) + w / (k + rank)
+            best[doc_id] = min(best.get(doc_id, rank), rank)
+    return sorted(scores.items(), key=lambda item: (-item[1], best[item[0]], item[0]))
+
+
+def budget_k(dynamic_k: int, docs_budget: int | None, avg_doc_tokens: float) -> int:
+    """min(dynamic_k, docs_budget // avg_doc_tokens), at least 1 when anything fits."""
+    if docs_budget is None or avg_doc_tokens <= 0:
+        return max(0, dynamic_k)
+    fits = int(docs_budget // avg_doc_tokens)
+    return max(0, min(dynamic_k, max(fits, 1 if docs_budget > 0 else 0)))
+
+
+def _names(items: Any) -> list[str]:
+    out = []
+    for item in items or []:
+        if isinstance(item, Mapping):
+            if item.get("negated"):
+                continue
+            name = item.get("name") or item.get("text")
+        else:
+            name = getattr(item, "name", None) or str(item)
+        if name:
+            out.append(str(name))
+    return out
+
+
+def profile_rewrite(query: str, profile: Any) -> str:
+    """Seed rule: append age, gender, conditions and medications from the profile.
+
+    `profile` is the slot JSON of `chartside extract` (or any mapping/object with
+    `demographics`, `conditions`, `medications`); missing parts are skipped.
+    """
+    if not profile:
+        return query
+    get = profile.get if isinstance(profile, Mapping) else (lambda key, default=None: getattr(profile, key, default))
+    demo = get("demographics", None) or {}
+    demo_get = demo.get if isinstance(demo, Mapping) else (lambda key, default=None: getattr(demo, key, default))
+    extra: list[str] = []
+    age = demo_get("age", None)
+    if age not in (None, ""):
+        extra.append(f"age {age}")
+    elif demo_get("age_group", None):
+        extra.append(str(demo_get("age_group")))
+    if demo_get("gender", None):
+        extra.append(str(demo_get("gender")))
+    if demo_get("pregnant", None):
+        extra.append("pregnant")
+    extra += _names(get("conditions", None))
+    extra += _names(get("medications", None))
+    seen, terms = set(query.lower().split()), []
+    for term in extra:
+        if term.lower() not in seen:
+            terms.append(term)
+            seen.add(term.lower())
+    return query if not terms else f"{query} {' '.join(terms)}"
+
+
+def _mostly_hangul(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    if not letters:
+        return False
+    return sum("\uac00" <= c <= "\ud7a3" for c in letters) / len(letters) > 0.5
+
+
+class HybridRetriever:
+    """Searches one KnowledgeBase; safe to share between threads."""
+
+    def __init__(
+        self,
+        kb: KnowledgeBase,
+        *,
+        rrf_k: int = 60,
+        bm25_weight: float = 1.0,
+        dense_weight: float = 1.0,
+        expander: QueryExpander | None = None,
+        use_bm25: bool = True,
+        use_dense: bool = True,
+        candidates: int = CANDIDATE_CHUNKS,
+    ):
+        self.kb = kb
+        self.rrf_k = rrf_k
+        self.weights = {"bm25": bm25_weight, "dense": dense_weight}
+        self.expander = expander
+        self.use_bm25 = use_bm25
+        self.use_dense = use_dense
+        self.candidates = candidates
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dense-query")
+
+    @classmethod
+    def from_settings(cls, kb: KnowledgeBase, settings, expander: QueryExpander | None = None) -> "HybridRetriever":
+        r, f = settings.retrieval, settings.features
+        return cls(
+            kb, rrf_k=r.rrf_k, bm25_weight=r.bm25_weight, dense_weight=r.dense_weight,
+            expander=expander if f.query_expansion else None, use_bm25=f.bm25, use_dense=f.dense,
+        )
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False)
+
+    # --- query preparation ------------------------------------------------------------
+    def prepare(self, query: str, *, profile: Any = None, expand: bool = True) -> tuple[str, str]:
+        """(BM25 text, dense text) after profile rewrite and expansion."""
+        query = profile_rewrite(query, profile) if profile else query
+        terms: list[str] = []
+        if expand and self.expander is not None:
+            terms = [t for t in self.expander.expand(query) if t and t.strip()]
+        if not terms:
+            return query, query
+        joined = " ".join(terms)
+        bm25_text = f"{query} {joined}"
+        if _mostly_hangul(query):
+            latin = " ".join(w for w in query.split() if not _mostly_hangul(w))
+            return bm25_text, f"{latin} {joined}".strip()
+        return bm25_text, bm25_text
+
+    # --- searching --------------------------------------------------------------------
+    def _bm25_rows(self, text: str, n: int) -> tuple[np.ndarray, np.ndarray]:
+        assert self.kb.bm25 is not None
+        return self.kb.bm25.top(tokenize(text), n)
+
+    def _dense_rows(self, text: str, n: int) -> tuple[np.ndarray, np.ndarray, float]:
+        start = time.perf_counter()
+        embedder = self.kb.embedder
+        embed_query = getattr(embedder, "embed_query", None)
+        vector = embed_query(text) if embed_query is not None else embedder.embed([text])[0]
+        embed_ms = (time.perf_counter() - start) * 1000
+        assert self.kb.dense is not None
+        rows, scores = self.kb.dense.search(vector, n)
+        return rows, scores, embed_ms
+
+    def _collapse(self, rows: Iterable[int], scores: Iterable[float]) -> tuple[list[str], dict[str, tuple[int, float]]]:
+        order: list[str] = []
+        best: dict[str, tuple[int, float]] = {}
+        row_doc = self.kb.row_doc
+        for row, score in zip(rows, scores):
+            doc = row_doc[int(row)]
+            if doc not in best:
+                best[doc] = (int(row), float(score))
+                order.append(doc)
+        return order, best
+
+    def rank(self, query: str, *, mode: str = "hybrid", k: int = 10, profile: Any = None,
+             expand: bool = True) -> Ranking:
+        """Document-level ranking for `query` (benchmarks use this; `search` adds text)."""
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}")
+        t0 = time.perf_counter()
+        bm25_query, dense_query = self.prepare(query, profile=profile, expand=expand)
+        want_bm25 = mode in ("bm25", "hybrid") and self.use_bm25 and self.kb.size > 0
+        want_dense = mode in ("dense", "hybrid") and self.use_dense and self.kb.size > 0
+        n = max(self.candidates, k * 4)
+        timings: dict[str, float] = {}
+        future = self._pool.submit(self._dense_rows, dense_query, n) if want_dense else None
+        lists: dict[str, list[str]] = {}
+        chunks: dict[str, dict[str, tuple[int, float]]] = {}
+        if want_bm25:
+            t = time.perf_counter()
+            rows, scores = self._bm25_rows(bm25_query, n)
+            lists["bm25"], chunks["bm25"] = self._collapse(rows, scores)
+            timings["bm25_ms"] = (time.perf_counter() - t) * 1000
+        if future is not None:
+            rows, scores, embed_ms = future.result()
+            lists["dense"], chunks["dense"] = self._collapse(rows, scores)
+            timings["embed_ms"] = embed_ms
+        if len(lists) == 1:
+            name = next(iter(lists))
+            doc_ids = lists[name][:k]
+            out_rows = [chunks[name][d][0] for d in doc_ids]
+            out_scores = [chunks[name][d][1] for d in doc_ids]
+            ranks = [{name: i + 1} for i in range(len(doc_ids))]
+        else:
+            fused = reciprocal_rank_fusion(lists, self.rrf_k, self.weights)[:k]
+            positions = {name: {d: i + 1 for i, d in enumerate(ids)} for name, ids in lists.items()}
+            doc_ids, out_rows, out_scores, ranks = [], [], [], []
+            for doc_id, score in fused:
+                doc_ranks = {name: pos[doc_id] for name, pos in positions.items() if doc_id in pos}
+                best_list = min(doc_ranks, key=doc_ranks.get)
+                doc_ids.append(doc_id)
+                out_rows.append(chunks[best_list][doc_id][0])
+                out_scores.append(score)
+                ranks.append(doc_ranks)
+        timings["total_ms"] = (time.perf_counter() - t0) * 1000
+        return Ranking(doc_ids, out_rows, out_scores, ranks, timings, bm25_query)
+
+    def search(self, query: str, k: int = 8, *, mode: str = "hybrid", profile: Any = None,
+               expand: bool = True, docs_budget: int | None = None) -> list[Hit]:
+        """The best `k` documents (budget-aware), each with its best chunk's text and source."""
+        k = budget_k(k, docs_budget, self.kb.avg_chunk_tokens)
+        if k <= 0:
+            return []
+        ranking = self.rank(query, mode=mode, k=k, profile=profile, expand=expand)
+        chunks = self.kb.chunks(ranking.rows)
+        return [
+            Hit(c.doc_id, c.chunk_id, c.title, c.text, score, r, c.url, c.source, c.licence, c.attribution, c.tokens)
+            for c, score, r in zip(chunks, ranking.scores, ranking.ranks)
+        ]

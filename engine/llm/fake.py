@@ -1,0 +1,82 @@
+"""A scripted fake LLM for unit tests of control flow (never the only test of a feature).
+
+`enqueue()` queues replies; each call pops the next one. A reply is a string (streamed
+word by word), a dict (returned by `complete_json`), or an exception instance (raised).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from typing import Iterator, Sequence
+
+from engine.errors import GenerationCancelled, ModelOutputError
+from engine.llm.structured import validate_label
+from engine.llm.types import CancelToken, ChatMessage, GenerationMetrics, ModelInfo
+
+
+class FakeLLM:
+    def __init__(self, replies: Sequence[object] = (), *, n_ctx: int = 4096, parameters: int = 135_000_000):
+        self._replies: deque[object] = deque(replies)
+        self.calls: list[dict] = []
+        self.last_metrics = GenerationMetrics(model="fake")
+        self._n_ctx = n_ctx
+        self._parameters = parameters
+
+    def enqueue(self, *replies: object) -> "FakeLLM":
+        self._replies.extend(replies)
+        return self
+
+    def _next(self) -> object:
+        if not self._replies:
+            raise AssertionError("FakeLLM: no reply queued for this call")
+        reply = self._replies.popleft()
+        if isinstance(reply, BaseException):
+            raise reply
+        return reply
+
+    def stream_chat(self, role: str, messages: list[ChatMessage], *, max_tokens: int = 256,
+                    temperature: float | None = None, cancel: CancelToken | None = None) -> Iterator[str]:
+        self.calls.append({"kind": "stream_chat", "role": role, "messages": messages})
+        reply = self._next()
+        text = reply if isinstance(reply, str) else json.dumps(reply)
+        pieces = [w + " " for w in text.split(" ")]
+        pieces[-1] = pieces[-1].rstrip(" ")
+        self.last_metrics = GenerationMetrics(model="fake", prompt_tokens=self.count_tokens(role, _flatten(messages)))
+        for piece in pieces[:max_tokens]:
+            if cancel is not None and cancel.cancelled:
+                self.last_metrics.cancelled = True
+                raise GenerationCancelled("cancelled")
+            self.last_metrics.completion_tokens += 1
+            yield piece
+
+    def chat(self, role: str, messages: list[ChatMessage], **kwargs) -> str:
+        return "".join(self.stream_chat(role, messages, **kwargs))
+
+    def complete_json(self, role: str, messages: list[ChatMessage], schema: dict, *, max_tokens: int = 256) -> dict:
+        self.calls.append({"kind": "complete_json", "role": role, "messages": messages, "schema": schema})
+        reply = self._next()
+        if isinstance(reply, str):
+            try:
+                reply = json.loads(reply)
+            except json.JSONDecodeError as exc:
+                raise ModelOutputError(f"not JSON: {exc}") from exc
+        return reply
+
+    def classify(self, role: str, prompt: str, labels: Sequence[str], *, system: str | None = None) -> str:
+        self.calls.append({"kind": "classify", "role": role, "prompt": prompt, "labels": list(labels)})
+        reply = self._next()
+        label = reply.get("label") if isinstance(reply, dict) else reply
+        return validate_label(label, labels)
+
+    def count_tokens(self, role: str, text: str) -> int:
+        return max(1, len(text) // 4) if text else 0
+
+    def info(self, role: str) -> ModelInfo:
+        return ModelInfo(name="fake", path="", n_ctx=self._n_ctx, n_ctx_train=self._n_ctx,
+                         parameters=self._parameters, chat_format="chatml", chat_template=None,
+                         architecture="fake", n_gpu_layers=0, load_seconds=0.0)
+
+
+def _flatten(messages: list[ChatMessage]) -> str:
+    return "\n".join(m["content"] for m in messages)

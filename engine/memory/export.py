@@ -1,0 +1,128 @@
+"""Export one patient's record (JSON or Markdown) to a file the user chose.
+
+This is the one place PHI leaves the encrypted vault, and only on the user's explicit
+request: the file is written owner-only (0600) next to its final name and renamed into
+place, and the export is audited (format and size, never the path or content).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from engine.errors import InputError
+from engine.memory.store import Vault
+
+FORMATS = {"json": "json", "md": "markdown", "markdown": "markdown"}
+
+
+def patient_record(vault: Vault, patient_id: int) -> dict:
+    """Everything stored for one patient, as plain data."""
+    from engine.memory.hierarchy import HierarchicalMemory
+    from engine.memory.profile import ProfileStore
+
+    profile = ProfileStore(vault)
+    patient = vault.get_patient(patient_id)
+    memory = HierarchicalMemory(vault, profile=profile)
+    sessions = []
+    for session in vault.list_sessions(patient_id):
+        sessions.append({**session, "turns": vault.list_turns(session_id=session["id"])})
+    return {
+        "format": "chartside-patient-export",
+        "version": 1,
+        "exported_at": vault.now_text(),
+        "patient": patient,
+        "profile": profile.profile(patient_id, include_retracted=True),
+        "summary": {"en": profile.summary(patient_id, "en"), "ko": profile.summary(patient_id, "ko")},
+        "memory_summaries": memory.summaries(patient_id=patient_id),
+        "sessions": sessions,
+    }
+
+
+def export_patient(vault: Vault, patient_id: int, path: Path, fmt: str = "json") -> Path:
+    kind = FORMATS.get(fmt.lower())
+    if kind is None:
+        raise InputError(f"unknown export format {fmt!r}", user_message="Export format must be JSON or Markdown.")
+    record = patient_record(vault, patient_id)
+    text = json.dumps(record, ensure_ascii=False, indent=2) if kind == "json" else to_markdown(record)
+    data = text.encode("utf-8")
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".part")
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(partial, path)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+    vault.audit("patient.export", patient_id, {"format": kind, "bytes": len(data)})
+    return path
+
+
+def to_markdown(record: dict) -> str:
+    patient = record["patient"]
+    lines = [
+        f"# {patient['display_name']}",
+        "",
+        f"Patient id {patient['id']} · created {patient['created_at']} · exported {record['exported_at']}",
+        "",
+        "## Profile summary",
+        "",
+        record["summary"]["en"],
+        "",
+        "## Profile facts",
+        "",
+        "| slot | item | status | first seen | last seen | mentions |",
+        "|---|---|---|---|---|---|",
+    ]
+    profile = record["profile"]
+    for field, value in profile["demographics"].items():
+        if value is not None:
+            seen = profile["demographics_provenance"].get(field, {})
+            lines.append(
+                f"| demographics | {field}: {_cell(value)} | active | {seen.get('first_seen', '')} "
+                f"| {seen.get('observed_at', '')} | {seen.get('mentions', '')} |"
+            )
+    for slot, entries in profile.items():
+        if not isinstance(entries, list):
+            continue
+        for entry in entries:
+            provenance = entry["provenance"]
+            status = entry["status"] + (f" ({entry['status_reason']})" if entry.get("status_reason") else "")
+            lines.append(
+                f"| {slot} | {_cell(_item_text(slot, entry))} | {status} | {provenance['first_seen']} "
+                f"| {provenance['observed_at']} | {provenance['mentions']} |"
+            )
+    if record["memory_summaries"]:
+        lines += ["", "## Conversation summaries", ""]
+        for summary in record["memory_summaries"]:
+            lines.append(f"- session {summary['session_id']}, turns {summary['first_position']}-{summary['last_position']}: "
+                         f"{summary['summary']}")
+    for session in record["sessions"]:
+        lines += ["", f"## Session {session['id']}" + (f": {session['title']}" if session.get("title") else ""), ""]
+        for turn in session["turns"]:
+            lines += [f"### Turn {turn['position']} · {turn['created_at']}", "", f"**User:** {turn['user_text']}", ""]
+            if turn.get("answer"):
+                lines += [f"**Answer:** {turn['answer']}", ""]
+            for alert in turn.get("alerts") or []:
+                lines.append(f"- alert ({alert.get('kind', '')}): {alert.get('message', '')}")
+            sources = [str(s.get("doc_id", "")) for s in turn.get("sources") or [] if isinstance(s, dict)]
+            if sources:
+                lines.append(f"- sources: {', '.join(sources)}")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _item_text(slot: str, entry: dict) -> str:
+    from engine.memory.summary import describe
+
+    text = describe(entry, slot, "en")
+    return ("no " + text) if entry.get("negated") else text
+
+
+def _cell(value) -> str:
+    return str(value).replace("|", "\\|").replace("\n", " ")

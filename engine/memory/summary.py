@@ -1,0 +1,185 @@
+"""Compact, deterministic rendering of a profile for the prompt, allergies always first.
+
+English or Korean labels (the prompt language). Item names stay as stored (English
+canonical where the extractor linked a concept); in Korean, a Korean span as the
+patient wrote it is shown first with the canonical name in brackets.
+"""
+
+from __future__ import annotations
+
+import re
+
+PENDING = "pending-confirmation"
+SYMPTOM_MIN_WEIGHT = 0.1  # a symptom below this weight (~115 h old) has decayed out
+
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+
+LABELS = {
+    "en": {
+        "allergies": "Allergies",
+        "none": "none recorded",
+        "contraindications": "Contraindications",
+        "patient": "Patient",
+        "conditions": "Conditions",
+        "medications": "Medications",
+        "symptoms": "Symptoms",
+        "vitals": "Vitals",
+        "labs": "Labs",
+        "denies": "Denies",
+        "unconfirmed": "unconfirmed",
+        "abnormal": "abnormal",
+        "pregnant": "pregnant",
+        "male": "male",
+        "female": "female",
+    },
+    "ko": {
+        "allergies": "알레르기",
+        "none": "기록 없음",
+        "contraindications": "금기",
+        "patient": "환자",
+        "conditions": "질환",
+        "medications": "복용약",
+        "symptoms": "증상",
+        "vitals": "활력징후",
+        "labs": "검사",
+        "denies": "부인",
+        "unconfirmed": "미확인",
+        "abnormal": "이상",
+        "pregnant": "임신 중",
+        "male": "남성",
+        "female": "여성",
+    },
+}
+
+MEASUREMENT_LABELS = {
+    "en": {
+        "blood_pressure": "BP",
+        "heart_rate": "HR",
+        "respiratory_rate": "RR",
+        "temperature": "Temp",
+        "spo2": "SpO2",
+        "weight": "Weight",
+        "height": "Height",
+        "glucose": "Glucose",
+        "hba1c": "HbA1c",
+        "ldl": "LDL",
+        "egfr": "eGFR",
+        "tsh": "TSH",
+    },
+    "ko": {
+        "blood_pressure": "혈압",
+        "heart_rate": "맥박",
+        "respiratory_rate": "호흡수",
+        "temperature": "체온",
+        "spo2": "산소포화도",
+        "weight": "체중",
+        "height": "키",
+        "glucose": "혈당",
+        "hba1c": "당화혈색소(HbA1c)",
+        "ldl": "LDL 콜레스테롤",
+        "egfr": "사구체여과율(eGFR)",
+        "tsh": "갑상선자극호르몬(TSH)",
+    },
+}
+
+
+def render_summary(profile: dict, language: str = "en") -> str:
+    labels = LABELS.get(language, LABELS["en"])
+    lines = []
+    allergies = [e for e in profile.get("allergies", []) if not e["negated"]]
+    lines.append(f"{labels['allergies']}: " + (", ".join(describe(e, "allergies", language) for e in allergies) or labels["none"]))
+    contraindications = [e for e in profile.get("contraindications", []) if not e["negated"]]
+    if contraindications:
+        lines.append(
+            f"{labels['contraindications']}: " + ", ".join(describe(e, "contraindications", language) for e in contraindications)
+        )
+    patient = _demographics(profile.get("demographics", {}), language)
+    if patient:
+        lines.append(f"{labels['patient']}: {patient}")
+    for slot in ("conditions", "medications"):
+        items = [e for e in profile.get(slot, []) if not e["negated"]]
+        if items:
+            lines.append(f"{labels[slot]}: " + ", ".join(describe(e, slot, language) for e in items))
+    symptoms = [e for e in profile.get("symptoms", []) if not e["negated"] and e["weight"] >= SYMPTOM_MIN_WEIGHT]
+    if symptoms:
+        lines.append(f"{labels['symptoms']}: " + ", ".join(describe(e, "symptoms", language) for e in symptoms[:5]))
+    for slot in ("vitals", "labs"):
+        latest = _latest_per_type(profile.get(slot, []))
+        if latest:
+            lines.append(f"{labels[slot]}: " + ", ".join(describe(e, slot, language) for e in latest))
+    denied = [
+        e
+        for slot in ("allergies", "conditions", "symptoms", "medications")
+        for e in profile.get(slot, [])
+        if e["negated"] and e["status"] != PENDING
+    ]
+    if denied:
+        lines.append(f"{labels['denies']}: " + ", ".join(_display_name(e, language) for e in denied))
+    return "\n".join(lines)
+
+
+def describe(entry: dict, slot: str, language: str = "en") -> str:
+    """One item as a short phrase, e.g. "metformin 500 mg twice daily" or "BP 140/90 mmHg"."""
+    labels = LABELS.get(language, LABELS["en"])
+    if slot in ("vitals", "labs"):
+        text = _measurement(entry, language)
+        if slot == "labs" and entry.get("abnormal"):
+            text += f" ({labels['abnormal']})"
+    else:
+        parts = [_display_name(entry, language)]
+        if slot == "medications":
+            parts += [str(entry[k]) for k in ("dose", "frequency") if entry.get(k)]
+        text = " ".join(parts)
+    if entry.get("status") == PENDING:
+        text += f" ({labels['unconfirmed']})"
+    return text
+
+
+def _display_name(entry: dict, language: str) -> str:
+    name, span = entry.get("name", ""), entry.get("text")
+    if language == "ko" and span and HANGUL.search(span) and span != name:
+        return f"{span} ({name})"
+    return name
+
+
+def _measurement(entry: dict, language: str) -> str:
+    kind = entry.get("type", "")
+    label = MEASUREMENT_LABELS.get(language, MEASUREMENT_LABELS["en"]).get(kind, kind.replace("_", " "))
+    unit = entry.get("unit") or ""
+    if kind == "blood_pressure":
+        value = f"{format_number(entry.get('systolic'))}/{format_number(entry.get('diastolic'))}"
+    else:
+        value = format_number(entry.get("value"))
+    return " ".join(part for part in (label, value, unit) if part)
+
+
+def format_number(value) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return "" if value is None else str(value)
+
+
+def _latest_per_type(entries: list[dict]) -> list[dict]:
+    """Entries arrive newest first; keep the first of each type."""
+    seen, latest = set(), []
+    for entry in entries:
+        if entry.get("type") not in seen:
+            seen.add(entry.get("type"))
+            latest.append(entry)
+    return latest
+
+
+def _demographics(demo: dict, language: str) -> str:
+    labels = LABELS.get(language, LABELS["en"])
+    age, group, gender = demo.get("age"), demo.get("age_group"), demo.get("gender")
+    parts = []
+    gender_word = labels.get(gender, gender) if gender else None
+    if language == "ko":
+        head = " ".join(p for p in (f"{age}세" if age is not None else group, gender_word) if p)
+    else:
+        head = " ".join(p for p in (f"{age}-year-old" if age is not None else group, gender_word) if p)
+    if head:
+        parts.append(head)
+    if demo.get("pregnant"):
+        parts.append(labels["pregnant"])
+    return ", ".join(parts)

@@ -1,0 +1,53 @@
+from engine.knowledge.text import chunk_text, default_counter, split_sentences, stem, tokenize
+
+
+def test_english_is_lowercased_stemmed_and_stopwords_dropped():
+    assert tokenize("The Patients were RUNNING tests for Diabetes") == ["patient", "run", "test", "diabet"]
+
+
+def test_porter_stemmer_reference_words():
+    expected = {
+        "caresses": "caress", "ponies": "poni", "agreed": "agre", "hopping": "hop", "relational": "relat",
+        "generalization": "gener", "medications": "medic", "infections": "infect", "symptoms": "symptom",
+    }
+    assert {w: stem(w) for w in expected} == expected
+
+
+def test_korean_runs_become_syllable_bigrams_and_match_across_particles():
+    assert tokenize("당뇨병이") == ["당뇨", "뇨병", "병이"]
+    assert tokenize("약") == ["약"]
+    assert set(tokenize("당뇨병")) <= set(tokenize("당뇨병이 있어요"))
+
+
+def test_mixed_korean_english_in_one_sentence():
+    tokens = tokenize("MRI검사 후 metformin 복용")
+    assert "mri" in tokens and "검사" in tokens and "metformin" in tokens and "복용" in tokens
+
+
+def test_sentences_split_on_punctuation_and_list_items():
+    text = "First sentence. Second one? Third!\n- item one\n- item two"
+    assert split_sentences(text) == ["First sentence.", "Second one?", "Third!", "- item one", "- item two"]
+
+
+def test_chunks_respect_the_limit_on_sentence_boundaries_and_are_balanced():
+    sentence = "Metformin lowers blood glucose in people with type 2 diabetes. "
+    text = sentence * 60
+    limit = 200
+    chunks = chunk_text(text, limit)
+    counter = default_counter()
+    assert len(chunks) >= 3
+    assert all(counter.count(c) <= limit for c, _ in chunks)
+    assert all(c.endswith(".") for c, _ in chunks)  # cut between sentences
+    sizes = [n for _, n in chunks]
+    assert max(sizes) - min(sizes) <= 2 * counter.count(sentence)  # balanced, no tiny tail
+
+
+def test_short_text_is_one_chunk_and_empty_text_none():
+    assert len(chunk_text("Short answer.", 256)) == 1
+    assert chunk_text("   ", 256) == []
+
+
+def test_an_overlong_sentence_is_cut_at_words():
+    text = " ".join(["word"] * 1000)
+    chunks = chunk_text(text, 100)
+    assert all(n <= 100 for _, n in chunks) and len(chunks) >= 10

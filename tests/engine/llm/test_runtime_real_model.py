@@ -1,0 +1,112 @@
+"""The runtime with the real default GGUF model (SmolLM2-135M-Instruct)."""
+
+import threading
+
+import pytest
+
+from engine.errors import GenerationCancelled, ModelOutputError
+from engine.llm.structured import JUDGE_SCHEMA, validate_judgement
+from engine.llm.types import CancelToken
+
+pytestmark = pytest.mark.real_model
+
+QUESTION = [
+    {"role": "system", "content": "You are a concise medical information assistant."},
+    {"role": "user", "content": "What is high blood pressure?"},
+]
+
+
+def test_stream_chat_yields_english_tokens_and_metrics(runtime):
+    pieces = list(runtime.stream_chat("generate", QUESTION, max_tokens=40, temperature=0.0))
+    text = "".join(pieces)
+    assert len(pieces) > 3
+    assert any(word in text.lower() for word in ("blood", "pressure", "hypertension"))
+    metrics = runtime.last_metrics
+    assert metrics.prompt_tokens > 10
+    assert 0 < metrics.completion_tokens <= 40
+    assert metrics.time_to_first_token > 0
+    assert metrics.total_time >= metrics.time_to_first_token
+
+
+def test_prompt_uses_the_gguf_chat_template(runtime):
+    prompt, stop = runtime.render_prompt("generate", QUESTION)
+    assert prompt.startswith("<|im_start|>system\nYou are a concise")
+    assert prompt.endswith("<|im_start|>assistant\n")
+    assert runtime.info("generate").chat_template
+
+
+def test_cancel_stops_between_tokens(runtime):
+    cancel = CancelToken()
+    received = []
+    with pytest.raises(GenerationCancelled):
+        for piece in runtime.stream_chat("generate", QUESTION, max_tokens=200, temperature=0.0, cancel=cancel):
+            received.append(piece)
+            if len(received) == 3:
+                cancel.cancel()
+    assert len(received) == 3
+    assert runtime.last_metrics.cancelled
+
+
+def test_cancel_from_another_thread(runtime):
+    cancel = CancelToken()
+    timer = threading.Timer(0.05, cancel.cancel)
+    timer.start()
+    count = 0
+    with pytest.raises(GenerationCancelled):
+        for _ in runtime.stream_chat("generate", QUESTION, max_tokens=4000, temperature=0.7, cancel=cancel):
+            count += 1
+    timer.cancel()
+    assert count < 4000
+
+
+def test_classification_returns_an_allowed_label_100_of_100(runtime):
+    labels = ["simple", "moderate", "complex"]
+    questions = [
+        "What is diabetes?",
+        "Can I take ibuprofen with warfarin if my kidneys are weak and I am 80?",
+        "hello",
+        "My 65-year-old father has chest pain, high blood pressure and takes metformin. What should we do?",
+        "당뇨병이 뭐예요?",
+    ]
+    results = [runtime.classify("classify", f"Rate the complexity of this medical question: {questions[i % 5]} ({i})",
+                                labels) for i in range(100)]
+    assert len(results) == 100
+    assert set(results) <= set(labels)
+
+
+def test_judge_returns_schema_valid_range_checked_json_100_of_100(runtime):
+    answers = [
+        "High blood pressure is when the force of blood against artery walls is too high [1].",
+        "Take two aspirin.",
+        "I don't know.",
+        "Metformin lowers blood sugar in type 2 diabetes [1]; see a doctor for dosing.",
+    ]
+    valid = 0
+    for i in range(100):
+        messages = [
+            {"role": "system", "content": "You grade answers. Reply with JSON only. Scores are 0 to 10."},
+            {"role": "user", "content": f"Question: What is high blood pressure? ({i})\n"
+                                        f"Sources: [1] Hypertension is raised arterial pressure.\n"
+                                        f"Answer: {answers[i % len(answers)]}"},
+        ]
+        raw = runtime.complete_json("judge", messages, JUDGE_SCHEMA, max_tokens=200)
+        judged = validate_judgement(raw)
+        assert set(raw) == set(JUDGE_SCHEMA["properties"])
+        for field in ("grounding", "completeness", "accuracy", "overall"):
+            assert 0.0 <= judged[field] <= 1.0
+        assert len(judged["missing_info"]) <= 3
+        valid += 1
+    assert valid == 100
+
+
+def test_prompt_longer_than_context_is_a_named_error(runtime):
+    huge = [{"role": "user", "content": "blood pressure " * 5000}]
+    with pytest.raises(ModelOutputError) as info:
+        list(runtime.stream_chat("generate", huge, max_tokens=10))
+    assert "too long" in info.value.user_message
+
+
+def test_count_tokens_uses_the_model_tokenizer(runtime):
+    assert runtime.count_tokens("generate", "") == 0
+    assert 1 <= runtime.count_tokens("generate", "hypertension") <= 6
+    assert runtime.count_tokens("generate", "고혈압") >= 1
