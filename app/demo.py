@@ -143,7 +143,7 @@ class DemoEngine:
         self._require_unlocked()
         needle = search.casefold().strip()
         rows = [dict(p) for p in self._patients.values() if needle in p["name"].casefold()]
-        return sorted(rows, key=lambda p: p["updated"], reverse=True)
+        return sorted(rows, key=lambda p: p["name"].casefold())
 
     def create_patient(self, name: str) -> dict:
         self._require_unlocked()
@@ -178,7 +178,7 @@ class DemoEngine:
     def list_sessions(self, patient_id: str) -> list[dict]:
         self._patient(patient_id)
         rows = [dict(s) for s in self._sessions.values() if s["patient_id"] == patient_id]
-        return sorted(rows, key=lambda s: s["started"], reverse=True)
+        return rows[::-1]
 
     def new_session(self, patient_id: str) -> dict:
         self._patient(patient_id)
@@ -312,7 +312,9 @@ class DemoEngine:
                       "dynamic_k": 8 if demo else 3, "iterations": 1, "quality_score": 0.78 if demo else None,
                       "quality": {"grounding": 0.8, "completeness": 0.75, "accuracy": 0.78} if demo else {},
                       "prompt_tokens": 1630, "completion_tokens": len(pieces),
-                      "budget": self.settings.context.total_budget, "cancelled": self._cancelled,
+                      "budget": {"total": self.settings.context.total_budget,
+                                 "reserve": self.settings.context.generation_reserve},
+                      "cancelled": self._cancelled,
                       "timings_ms": timings},
         }
         if session_id:

@@ -13,6 +13,7 @@ import traceback
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from app.engine_messages import translated
 from engine.errors import ChartsideError
 
 log = logging.getLogger(__name__)
@@ -20,7 +21,7 @@ log = logging.getLogger(__name__)
 
 def user_message(exc: BaseException) -> str:
     if isinstance(exc, ChartsideError):
-        return exc.user_message
+        return translated(exc.user_message)
     return QCoreApplication.translate(
         "Errors", "Something went wrong inside Chartside. Your data was not changed. "
         "If this keeps happening, restart the app and tell your administrator.")

@@ -6,8 +6,8 @@ store; both fields are cleared as soon as the attempt is made.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QFormLayout, QFrame, QLabel, QLineEdit, QProgressBar, QPushButton, QVBoxLayout,
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (QFormLayout, QFrame, QHBoxLayout, QLabel, QLineEdit, QProgressBar, QPushButton, QVBoxLayout,
                                QWidget)
 
 from app.errors import user_message
@@ -52,7 +52,7 @@ class UnlockPage(QWidget):
 
         card = QFrame(objectName="unlockCard")
         card.setFrameShape(QFrame.Shape.StyledPanel)
-        card.setMaximumWidth(560)
+        card.setFixedWidth(540)
         inner = QVBoxLayout(card)
         inner.setContentsMargins(28, 28, 28, 28)
         inner.setSpacing(12)
@@ -63,9 +63,13 @@ class UnlockPage(QWidget):
         inner.addWidget(self.error)
         inner.addWidget(self.button)
 
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(card)
+        row.addStretch(1)
         outer = QVBoxLayout(self)
         outer.addStretch(1)
-        outer.addWidget(card, 0, Qt.AlignmentFlag.AlignHCenter)
+        outer.addLayout(row)
         outer.addStretch(2)
 
         self.passphrase.textChanged.connect(self._update_strength)

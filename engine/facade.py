@@ -100,14 +100,38 @@ class Engine:
     def _open_knowledge(self):
         from engine.agent.wiring import KnowledgeService
         from engine.knowledge import HybridRetriever, open_default
-        from engine.knowledge.expansion import plugged_expander
 
         try:
             self._kb = open_default(self.settings, build=False, embedder=self._shared_embedder())
         except KnowledgeIndexError as exc:
             self.service_notes.append(f"knowledge base unavailable: {exc}")
             return None
-        return KnowledgeService(HybridRetriever.from_settings(self._kb, self.settings, plugged_expander()))
+        return KnowledgeService(HybridRetriever.from_settings(self._kb, self.settings, self._expander()))
+
+    def use_knowledge_base(self, kb) -> None:
+        """Search `kb` (an open engine.knowledge.KnowledgeBase) instead of the default one."""
+        from engine.agent.wiring import KnowledgeService
+        from engine.knowledge import HybridRetriever
+
+        with self._lock:
+            self._kb = kb
+            self._knowledge = KnowledgeService(HybridRetriever.from_settings(kb, self.settings, self._expander()))
+
+    def _expander(self):
+        """Expanders plugged into the knowledge package, plus the clinical Korean -> English one."""
+        from engine.knowledge.expansion import ChainExpander, plugged_expander
+
+        expanders = [e for e in (plugged_expander(),) if e is not None]
+        if self.clinical is not None:
+            try:
+                from engine.clinical import KoreanConceptExpander
+
+                expanders.append(KoreanConceptExpander())
+            except ImportError as exc:
+                self.service_notes.append(f"Korean query expansion unavailable: {exc}")
+        if not expanders:
+            return None
+        return expanders[0] if len(expanders) == 1 else ChainExpander(expanders)
 
     def _shared_embedder(self):
         """One embedder (behind a per-text memo) for the cache, the knowledge base and memory."""
@@ -136,6 +160,10 @@ class Engine:
                 self._cache = ResponseCache(threshold=c.similarity_threshold, max_entries=c.max_entries,
                                             ttl_seconds=c.ttl_seconds, store=store)
             return self._cache
+
+    def cache_stats(self) -> dict:
+        """Response-cache counters since start: lookups, hits, hit rate, tokens and time saved."""
+        return {**self.cache.counters.as_dict(), "entries": len(self.cache)}
 
     def clear_response_cache(self) -> None:
         """Forget every cached answer (in memory and in the vault's cache table)."""
@@ -446,16 +474,18 @@ def _kb_progress(progress: Progress | None):
 
 
 def _load_clinical(notes: list[str]):
-    """The clinical service when engine.clinical provides extract/triage/conflicts, else None (noted)."""
+    """The clinical service (what engine.clinical provides of extract/triage/conflicts; gaps noted)."""
     try:
         import engine.clinical as clinical
     except ImportError as exc:
         notes.append(f"clinical service unavailable: {exc}")
         return None
-    missing = [name for name in ("extract", "triage", "conflicts") if not hasattr(clinical, name)]
-    if missing:
-        notes.append(f"clinical service incomplete (missing {', '.join(missing)})")
-        return None
     from engine.agent.wiring import ClinicalService
 
-    return ClinicalService(clinical)
+    service = ClinicalService(clinical)
+    if len(service.missing) == 3:
+        notes.append("clinical service unavailable (engine.clinical has no extract/triage/conflicts)")
+        return None
+    if service.missing:
+        notes.append(f"clinical service incomplete (missing {', '.join(service.missing)})")
+    return service

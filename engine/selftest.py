@@ -17,6 +17,7 @@ CHECKS: list[str] = [
     "engine.llm.selftest:check_models",
     "engine.llm.selftest:check_generation",
     "engine.memory.selftest:check_vault",
+    "engine.clinical.selftest:check",
     "engine.agent.selftest:check_agent_graph",
 ]
 

@@ -218,6 +218,8 @@ def _to_toml(data: dict, prefix: str = "") -> str:
     """Minimal TOML writer for the settings tree (tables, scalars, flat lists, dicts)."""
     scalars, tables = [], []
     for key, value in data.items():
+        if value is None:
+            continue
         if isinstance(value, dict) and all(not isinstance(v, dict) for v in value.values()) and prefix:
             tables.append((key, value))
         elif isinstance(value, dict):

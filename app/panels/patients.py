@@ -43,6 +43,9 @@ class PatientsPanel(QWidget):
         self.sessions_heading = QLabel(self.tr("Conversations"), objectName="sessionsHeading")
         self.sessions_heading.setStyleSheet("font-weight: 600;")
         self.sessions = QListWidget(objectName="sessionList")
+        for widget in (self.patients, self.sessions):
+            widget.setTextElideMode(Qt.TextElideMode.ElideRight)
+            widget.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.new_session_button = QPushButton(self.tr("New conversation"), objectName="newSession")
 
         buttons = QHBoxLayout()
@@ -115,8 +118,9 @@ class PatientsPanel(QWidget):
         self._update_buttons()
         patient = self.current_patient()
         patient_id = (patient or {}).get("id")
-        if patient_id == self._emitted_patient and patient is not None:
-            self.patient_updated.emit(patient)
+        if patient_id == self._emitted_patient:
+            if patient is not None:
+                self.patient_updated.emit(patient)
             return
         self._emitted_patient = patient_id
         self._emitted_session = None
@@ -181,7 +185,8 @@ class PatientsPanel(QWidget):
         self.sessions.clear()
         for session in sessions:
             title = (session.get("title") or "").strip() or self.tr("New conversation")
-            item = QListWidgetItem(f"{short_time(session.get('started'))}  {title}")
+            item = QListWidgetItem(f"{title}\n{short_time(session.get('started'))}")
+            item.setToolTip(title)
             item.setData(ROLE, session)
             self.sessions.addItem(item)
             if session["id"] == wanted:

@@ -252,7 +252,7 @@ def entry_id(query: str, fingerprint: str, created: float) -> str:
 
 
 _LEAD_INS = {
-    "en": ("As noted earlier, ", "To recap, ", "In short, ", "Here is the same information again. "),
+    "en": ("As noted earlier: ", "To recap: ", "In short: ", "Here is the same information again. "),
     "ko": ("앞서 말씀드린 내용을 정리하면, ", "다시 말씀드리면, ", "요약하자면, ", "이전 답변과 같은 내용입니다. "),
 }
 _CONNECTORS = {

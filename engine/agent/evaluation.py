@@ -122,3 +122,71 @@ def run_conversations(engine, conversations: list[dict], settings, *, use_llm_ju
 
 def now_stamp() -> str:
     return time.strftime("%Y%m%d-%H%M%S")
+
+
+def topic_terms(conversations: list[dict]) -> set[str]:
+    """English medical words of the set's English turns: what the subset knowledge base must cover."""
+    from engine.agent.text import medical_words
+
+    terms: set[str] = set()
+    for conversation in conversations:
+        if conversation["language"] == "en":
+            for turn in conversation["turns"]:
+                terms |= {w for w in medical_words(turn["user"]) if w.isascii() and len(w) > 3}
+    return terms
+
+
+def subset_knowledge_base(settings, conversations: list[dict], folder: Path, limit: int, embedder, progress=None):
+    """A knowledge base of the default corpus's documents whose titles name the set's topics.
+
+    Built from ../shared/data at run time (never committed) and cached in `folder`; for
+    evaluation runs on machines where the full default index is not built.
+    """
+    import hashlib
+
+    from engine.knowledge import IndexParams, KnowledgeBase
+    from engine.knowledge.corpus import load_default_documents
+    from engine.knowledge.text import tokenize
+
+    terms = topic_terms(conversations)
+    scored = []
+    for doc in load_default_documents():
+        title_words = set(tokenize(doc.title))
+        hits = sum(1 for term in terms if term in title_words or term in doc.title.lower())
+        if hits:
+            scored.append((-hits, doc.doc_id, doc))
+    chosen = [doc for _hits, _id, doc in sorted(scored, key=lambda item: (item[0], item[1]))[:limit]]
+    version = hashlib.sha256("\n".join(d.doc_id for d in chosen).encode()).hexdigest()[:16]
+    kb = KnowledgeBase(folder, embedder, IndexParams.from_settings(settings),
+                       corpus_source=lambda: list(chosen), corpus_version=lambda: f"eval-subset-{version}")
+    return kb.open(build=True, progress=progress)
+
+
+def prepare_knowledge(engine, conversations: list[dict], choice: str, limit: int) -> str:
+    """Point `engine` at the knowledge base for an evaluation run; returns its description.
+
+    choice: "default" (the built default index, or an error), "subset" (a topic subset
+    of the default corpus, built once and cached), "auto" (default when built, else subset).
+    """
+    import sys
+
+    from engine.errors import KnowledgeIndexError
+    from engine.settings import data_dir
+
+    if choice in ("default", "auto"):
+        try:
+            engine._kb_or_raise()
+            engine.use_knowledge_base(engine._kb)
+            return f"default knowledge base ({engine._kb.size} chunks)"
+        except KnowledgeIndexError:
+            if choice == "default":
+                raise
+    folder = data_dir() / "eval" / f"kb-subset-{limit}"
+
+    def report(p) -> None:
+        print(f"  subset index {p.stage}: {p.done}/{p.total}", file=sys.stderr, flush=True)
+
+    kb = subset_knowledge_base(engine.settings, conversations, folder, limit, engine.embedder, progress=report)
+    engine.use_knowledge_base(kb)
+    return (f"topic subset of the default corpus: {sum(kb.document_count().values())} documents, {kb.size} chunks "
+            f"(titles naming the conversation set's topics; the full index was not built)")

@@ -76,8 +76,10 @@ def llm_graph() -> Graph:
 
 
 def _store_plain(state: TurnState, services: AgentServices) -> dict:
-    if services.memory is not None and not state.cancelled:
-        services.memory.add_turn(state.text, turn_result(state, services))
+    if services.memory is not None:
+        result = turn_result(state, services)
+        result["trace"]["nodes"].append("store_response")
+        services.memory.add_turn(state.text, result)
     return {}
 
 

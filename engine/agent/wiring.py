@@ -11,25 +11,46 @@
 
 from __future__ import annotations
 
+import types
+
 import numpy as np
 
 from engine.agent.state import Document
 
 
 class ClinicalService:
+    """engine.clinical's functions; any that the package does not provide act as "nothing found"."""
+
     def __init__(self, module=None):
         if module is None:
-            import engine.clinical as module  # noqa: PLW0127  (imported lazily: it loads the MedCAT pack)
-        self._module = module
+            import engine.clinical as module  # imported lazily: it loads the MedCAT pack
+        self._functions = {name: _function(module, name) for name in ("extract", "triage", "conflicts")}
+        self.missing = [name for name, function in self._functions.items() if function is None]
 
     def extract(self, text: str) -> dict:
-        return self._module.extract(text)
+        if "extract" in self.missing:
+            from engine.agent.ephemeral import empty_slots
+
+            return empty_slots()
+        return self._functions["extract"](text)
 
     def triage(self, text: str) -> dict:
-        return self._module.triage(text)
+        if "triage" in self.missing:
+            return {"emergency": False, "category": None, "message": ""}
+        return self._functions["triage"](text)
 
     def conflicts(self, profile: dict, slots: dict) -> list[dict]:
-        return list(self._module.conflicts(profile, slots))
+        if "conflicts" in self.missing:
+            return []
+        return list(self._functions["conflicts"](profile, slots))
+
+
+def _function(module, name: str):
+    """`module.name`, looking inside when a submodule of the same name shadows the function."""
+    value = getattr(module, name, None)
+    if isinstance(value, types.ModuleType):
+        value = getattr(value, name, None)
+    return value if callable(value) else None
 
 
 class KnowledgeService:
@@ -128,7 +149,10 @@ class VaultCacheStore:
 
     def save(self, record: dict) -> None:
         payload = {k: v for k, v in record.items() if k != "vector"}
-        self.table.put(record["id"], record["query"], payload, embedding=record["vector"],
+        vector = record["vector"]
+        if isinstance(vector, (bytes, bytearray)):
+            vector = np.frombuffer(vector, dtype=np.float32)
+        self.table.put(record["id"], record["query"], payload, embedding=vector,
                        profile_fingerprint=record["profile_fingerprint"] or None)
 
     def delete(self, entry_id: str) -> None:

@@ -19,6 +19,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from engine.agent.runtime_env import passive_openmp_waits
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("agent", help="agent pipeline time, cache-hit time, LLM calls per turn")
@@ -26,6 +28,9 @@ def register(subparsers) -> None:
     parser.add_argument("--conversations", type=int, default=None, help="first N conversations (alternating en/ko)")
     parser.add_argument("--max-answer-tokens", type=int, default=None, help="cap answers (default: settings)")
     parser.add_argument("--skip-always-judge", action="store_true", help="do not run the always-LLM-judge comparison")
+    parser.add_argument("--kb", choices=["auto", "default", "subset"], default="auto",
+                        help="knowledge base: the default index, a topic subset of it, or default when built")
+    parser.add_argument("--kb-docs", type=int, default=600, help="documents in the topic subset")
     parser.set_defaults(func=run)
 
 
@@ -73,7 +78,8 @@ def _repeat_hits(engine, conversations, settings) -> list[float]:
 
 
 def run(args) -> int:
-    from engine.agent.evaluation import load_conversations, run_conversations
+    passive_openmp_waits()
+    from engine.agent.evaluation import load_conversations, prepare_knowledge, run_conversations
     from engine.facade import Engine
     from engine.settings import load_settings
 
@@ -85,6 +91,7 @@ def run(args) -> int:
     engine = Engine(settings, vault_path=scratch / "vault.db")
     try:
         engine.unlock(secrets.token_urlsafe(24), create=True)
+        knowledge = prepare_knowledge(engine, conversations, args.kb, args.kb_docs)
         progress = lambda done, total, cid: print(f"  {done}/{total} {cid}", file=sys.stderr, flush=True)  # noqa: E731
         print("default settings", file=sys.stderr, flush=True)
         rows = [r.as_dict() for r in run_conversations(engine, conversations, settings, progress=progress)]
@@ -94,6 +101,7 @@ def run(args) -> int:
         report = {
             "model": engine.llm.info("generate").name,
             "conversations": len(conversations),
+            "knowledge_base": knowledge,
             "pipeline_ms_p50": _median([r["pipeline_ms"] for r in rows]),
             "pipeline_ms_p95": _p95([r["pipeline_ms"] for r in rows]),
             "cache_hit_ms_p50": _median(hit_times + repeat_times),

@@ -95,6 +95,36 @@ def bm25_speed(kb, queries: list[str], limit: int = 30) -> dict:
     }
 
 
+def dense_recall(kb, queries: list[str], k: int = 10) -> dict:
+    """Recall@k of HNSW and IVF against exact (flat) search, same vectors, same queries."""
+    from engine.knowledge.dense import DenseIndex
+
+    embed = getattr(kb.embedder, "embed_query", None) or (lambda q: kb.embedder.embed([q])[0])
+    vectors = [embed(q) for q in queries]
+    exact = DenseIndex("flat").build(kb.vectors)
+    truth = [set(exact.search(v, k)[0].tolist()) for v in vectors]
+    out = {"chunks": kb.size, "queries": len(queries), "k": k}
+    for kind in ("hnsw", "ivf"):
+        start = time.perf_counter()
+        index = DenseIndex(kind).build(kb.vectors)
+        build_s = time.perf_counter() - start
+        hits, times = 0, []
+        for vector, expected in zip(vectors, truth):
+            t = time.perf_counter()
+            rows = index.search(vector, k)[0]
+            times.append((time.perf_counter() - t) * 1000)
+            hits += len(expected & set(rows.tolist()))
+        out[kind] = {"recall@10_vs_flat": round(hits / max(1, sum(len(t) for t in truth)), 4),
+                     "build_s": round(build_s, 2), "p50_ms": round(percentile(times, 0.5), 3)}
+    times = []
+    for vector in vectors:
+        t = time.perf_counter()
+        exact.search(vector, k)
+        times.append((time.perf_counter() - t) * 1000)
+    out["flat"] = {"p50_ms": round(percentile(times, 0.5), 3)}
+    return out
+
+
 def register(kinds) -> None:
     parser = kinds.add_parser("liveqa", help="TREC 2017 LiveQA-Med: average score, MRR, nDCG, recall, latency")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -102,6 +132,7 @@ def register(kinds) -> None:
     parser.add_argument("--limit", type=int, default=0, help="only the first N questions (0 = all)")
     parser.add_argument("--no-paraphrase", action="store_true", help="skip the NIST paraphrase rows")
     parser.add_argument("--no-speed", action="store_true", help="skip the rank_bm25 comparison")
+    parser.add_argument("--dense-recall", action="store_true", help="also measure HNSW/IVF recall against flat")
     parser.set_defaults(func=run)
 
 
@@ -115,9 +146,9 @@ def evaluate_liveqa(retriever, expander, questions, qrels, modes, *, field: str 
     wrapped = _ModeRetriever(retriever, expander)
     out = {}
     for mode in modes:
-        rankings, latencies = run_mode(wrapped, texts, mode)
-        row = {"avg_score": round(average_score(rankings, judgments), 4)}
-        row.update(summarise(rankings, judgments, latencies))
+        run = run_mode(wrapped, texts, mode)
+        row = {"avg_score": round(average_score(run.rankings, judgments), 4)}
+        row.update(summarise(run.rankings, judgments, run.latencies_ms, run.cpu_ms))
         out[mode] = row
     return {"queries": len(texts), "modes": out}
 
@@ -139,6 +170,8 @@ def run(args) -> int:
         result["paraphrase"] = evaluate_liveqa(retriever, expander, questions, qrels, modes, field="paraphrase")
     if not args.no_speed:
         result["bm25_speed"] = bm25_speed(retriever.kb, [original_query(q) for q in questions])
+    if args.dense_recall:
+        result["dense_recall"] = dense_recall(retriever.kb, [original_query(q) for q in questions])
     kb = retriever.kb
     result["index"] = {
         "chunks": kb.size,

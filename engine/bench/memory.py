@@ -21,7 +21,7 @@ PASSPHRASE = "bench-passphrase-not-secret"
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("memory", help="vault open (KDF), profile update, add_turn, retrieve_context latencies")
+    parser = subparsers.add_parser("memory", help="vault open (KDF included) and store latencies")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--opens", type=int, default=10)
     parser.add_argument("--updates", type=int, default=200)

@@ -21,7 +21,8 @@ import math
 import sys
 import time
 from pathlib import Path
-from typing import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Sequence
 
 ALL_MODES = ("bm25", "dense", "hybrid", "hybrid+expansion")
 DEPTH = 15
@@ -61,10 +62,10 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 
 def summarise(rankings: Sequence[Sequence[str]], judgments: Sequence[Mapping[str, float]],
-              latencies_ms: Sequence[float]) -> dict:
+              latencies_ms: Sequence[float], cpu_ms: Sequence[float] = ()) -> dict:
     judged = [(r, g) for r, g in zip(rankings, judgments) if any(v > 0 for v in g.values())]
     n = max(1, len(judged))
-    return {
+    out = {
         "mrr@10": round(sum(mrr_at(r, g) for r, g in judged) / n, 4),
         "ndcg@10": round(sum(ndcg_at(r, g) for r, g in judged) / n, 4),
         "recall@10": round(sum(recall_at(r, g, 10) for r, g in judged) / n, 4),
@@ -72,33 +73,44 @@ def summarise(rankings: Sequence[Sequence[str]], judgments: Sequence[Mapping[str
         "p50_ms": round(percentile(latencies_ms, 0.5), 2),
         "p95_ms": round(percentile(latencies_ms, 0.95), 2),
     }
+    if cpu_ms:
+        # CPU time of the whole process per query (both retrievers' threads added up):
+        # what a query costs when the machine is busy with other work.
+        out["cpu_p50_ms"] = round(percentile(cpu_ms, 0.5), 2)
+    return out
 
 
 # --- running ------------------------------------------------------------------------------
 
 
-def run_mode(retriever, queries: Sequence[str], mode: str, *, depth: int = DEPTH, warmup: int = 3) -> tuple[list[list[str]], list[float]]:
-    """Rank every query in one mode; returns (document rankings, latencies in ms)."""
+@dataclass
+class ModeRun:
+    rankings: list[list[str]]
+    latencies_ms: list[float]
+    cpu_ms: list[float]
+
+
+def run_mode(retriever, queries: Sequence[str], mode: str, *, depth: int = DEPTH, warmup: int = 3) -> ModeRun:
+    """Rank every query in one mode, timing each search (wall and process CPU time)."""
     base, expand = (mode.split("+")[0], mode.endswith("+expansion"))
     for query in queries[:warmup]:
         retriever.rank(query, mode=base, k=depth, expand=expand)
-    rankings, latencies = [], []
+    run = ModeRun([], [], [])
     for query in queries:
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         ranking = retriever.rank(query, mode=base, k=depth, expand=expand)
-        latencies.append((time.perf_counter() - start) * 1000)
-        rankings.append(ranking.doc_ids)
-    return rankings, latencies
+        run.latencies_ms.append((time.perf_counter() - start) * 1000)
+        run.cpu_ms.append((time.process_time() - start_cpu) * 1000)
+        run.rankings.append(ranking.doc_ids)
+    return run
 
 
 def evaluate(retriever, queries: Sequence[str], judgments: Sequence[Mapping[str, float]],
-             modes: Iterable[str], extra: Callable[[str, list[list[str]]], dict] | None = None) -> dict:
+             modes: Iterable[str]) -> dict:
     out: dict[str, dict] = {}
     for mode in modes:
-        rankings, latencies = run_mode(retriever, queries, mode)
-        out[mode] = summarise(rankings, judgments, latencies)
-        if extra is not None:
-            out[mode].update(extra(mode, rankings))
+        run = run_mode(retriever, queries, mode)
+        out[mode] = summarise(run.rankings, judgments, run.latencies_ms, run.cpu_ms)
     return out
 
 

@@ -11,6 +11,7 @@ import argparse
 import importlib
 import pkgutil
 import sys
+from typing import Callable
 
 import engine  # noqa: F401  (offline switches first)
 from engine.errors import ChartsideError
@@ -36,12 +37,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, open_app: Callable[[str | None], int] | None = None) -> int:
+    """Run a subcommand; with none, call `open_app(screenshot)` (supplied by the GUI package,
+    which the engine never imports)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         if args.command is None:
-            return _open_app(args)
+            if open_app is None:
+                parser.print_help()
+                return 2
+            return int(open_app(args.screenshot) or 0)
         return int(args.func(args) or 0)
     except ChartsideError as exc:
         print(f"chartside: {exc.user_message}", file=sys.stderr)
@@ -52,15 +58,6 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\nchartside: stopped.", file=sys.stderr)
         return 130
-
-
-def _open_app(args: argparse.Namespace) -> int:
-    try:
-        from app.main import run_app
-    except ImportError as exc:
-        print(f"chartside: the desktop app is not available ({exc})", file=sys.stderr)
-        return 2
-    return run_app(screenshot=args.screenshot)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,8 @@ import tempfile
 from datetime import datetime
 from pathlib import Path
 
+from engine.agent.runtime_env import passive_openmp_waits
+
 from engine.errors import InputError
 
 
@@ -43,6 +45,7 @@ def read_script(path: Path) -> list[str]:
 
 
 def run(args) -> int:
+    passive_openmp_waits()
     from engine.cli.vault import read_passphrase
     from engine.facade import Engine
     from engine.settings import load_settings, parse_flags

@@ -15,6 +15,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from engine.agent.runtime_env import passive_openmp_waits
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("eval", help="evaluations: ablation of the agent's features")
@@ -26,12 +28,16 @@ def register(subparsers) -> None:
     ablation.add_argument("--out", type=Path, default=None, help="report folder")
     ablation.add_argument("--llm-judge", action="store_true", help="also score every answer with the LLM judge")
     ablation.add_argument("--max-answer-tokens", type=int, default=None, help="cap answers (default: settings)")
+    ablation.add_argument("--kb", choices=["auto", "default", "subset"], default="auto",
+                          help="knowledge base: the default index, a topic subset of it, or default when built")
+    ablation.add_argument("--kb-docs", type=int, default=600, help="documents in the topic subset")
     ablation.set_defaults(func=run_ablation)
 
 
 def run_ablation(args) -> int:
+    passive_openmp_waits()
     from engine.agent.ablation import compare, scenarios, write_report
-    from engine.agent.evaluation import load_conversations, now_stamp, run_conversations
+    from engine.agent.evaluation import load_conversations, now_stamp, prepare_knowledge, run_conversations
     from engine.facade import Engine
     from engine.settings import data_dir, load_settings
 
@@ -46,6 +52,7 @@ def run_ablation(args) -> int:
     results: dict[str, list[dict]] = {}
     try:
         engine.unlock(secrets.token_urlsafe(24), create=True)
+        knowledge = prepare_knowledge(engine, conversations, args.kb, args.kb_docs)
         for name, flags in chosen:
             settings = base.with_flags(flags) if flags else base
             engine.clear_response_cache()
@@ -58,7 +65,10 @@ def run_ablation(args) -> int:
         folder = args.out or data_dir() / "eval" / f"ablation-{now_stamp()}"
         meta = {"model": engine.llm.info("generate").name, "conversations": len(conversations),
                 "turns": sum(len(c["turns"]) for c in conversations),
+                "knowledge_base": knowledge,
                 "command": "chartside eval ablation" + (f" --conversations {args.conversations}" if args.conversations else "")
+                + (f" --scenarios {args.scenarios}" if args.scenarios else "")
+                + (f" --kb {args.kb}" if args.kb != "auto" else "")
                 + (" --llm-judge" if args.llm_judge else "")
                 + (f" --max-answer-tokens {args.max_answer_tokens}" if args.max_answer_tokens else ""),
                 "service_notes": engine.service_notes}

@@ -21,7 +21,7 @@ NEW_PASSPHRASE_ENV = "CHARTSIDE_NEW_PASSPHRASE"
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("vault", help="encrypted patient store: init, check, rekey, patients, export, delete")
+    parser = subparsers.add_parser("vault", help="encrypted patient store: init, check, rekey, export, delete")
     parser.add_argument("--vault", type=Path, default=None, help="vault file (default: DATA_DIR/vault.db)")
     actions = parser.add_subparsers(dest="vault_action", metavar="ACTION", required=True)
 
@@ -53,7 +53,7 @@ def read_passphrase(prompt: str = "Vault passphrase: ", env: str = PASSPHRASE_EN
     if value:
         return value
     if not sys.stdin.isatty():
-        raise InputError(f"no passphrase: set {env} or run in a terminal", user_message=f"Set {env} or run interactively.")
+        raise InputError(f"no passphrase: set {env} or use a terminal", user_message=f"Set {env} or run interactively.")
     first = getpass.getpass(prompt)
     if confirm and getpass.getpass("Repeat: ") != first:
         raise InputError("passphrases differ", user_message="The two passphrases differ.")
@@ -70,7 +70,8 @@ def _init(args) -> int:
     path = _path(args)
     existed = path.exists()
     with _open(args, create=True) as vault:
-        print(f"{'opened existing' if existed else 'created'} vault {vault.path} ({len(vault.migrations())} migrations)")
+        state = "opened existing" if existed else "created"
+        print(f"{state} vault {vault.path} ({len(vault.migrations())} migrations)")
     return 0
 
 
@@ -114,7 +115,7 @@ def _delete(args) -> int:
         vault.get_patient(args.patient_id)
         if not args.yes:
             if not sys.stdin.isatty():
-                raise InputError("refusing to delete without --yes", user_message="Add --yes to delete non-interactively.")
+                raise InputError("no --yes without a terminal", user_message="Add --yes to delete non-interactively.")
             if input(f"Delete patient {args.patient_id} and all their records? [y/N] ").strip().lower() != "y":
                 print("not deleted")
                 return 1

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.clinical.lexicon import IGNORE, Lexicon, LexiconTerm
+from engine.clinical.lexicon import IGNORE, Lexicon
 from engine.clinical.text import english_stem
 
 # Semantic types (UMLS TUIs) that make a concepts.tsv row a symptom or a condition.
@@ -32,6 +32,8 @@ _DOSAGE_FORM = re.compile(
     r"rectal|vaginal|sublingual|buccal|inhalation|extended-release|chewable|solution|patch)\b.*$",
     re.IGNORECASE,
 )
+# "Peanut allergy", "Latex Allergy": allergies are built from the allergen and the cue.
+_ALLERGY_NAME = re.compile(r"\S\s+allerg(?:y|ies)\b", re.IGNORECASE)
 _ACRONYM = re.compile(r"^[A-Z0-9][A-Z0-9+/.,-]*[A-Z0-9+]?$")
 _PARENTHESIS = re.compile(r"\s*\([^)]*\)")
 MIN_ENGLISH_NAME = 4
@@ -56,10 +58,12 @@ class ConceptTable:
     names: dict[str, str] = field(default_factory=dict)
     surfaces: dict[str, str] = field(default_factory=dict)
     name_status: dict[str, str] = field(default_factory=dict)
+    negated_names: set[str] = field(default_factory=set)
 
-    def add_name(self, surface: str, concept_id: str, *, primary: bool, override: bool) -> bool:
+    def add_name(self, surface: str, concept_id: str, *, primary: bool) -> bool:
+        """Give `surface` to `concept_id` unless an earlier concept already owns it."""
         key = surface.lower()
-        if key in self.names and not override:
+        if key in self.names:
             return False
         self.names[key] = concept_id
         self.surfaces[key] = surface
@@ -109,15 +113,16 @@ def slot_for_row(row: _Row) -> str | None:
     return None
 
 
-def english_variants(name: str) -> list[str]:
-    """Usable English surface forms of one concepts.tsv name ([] when it is a page title)."""
-    if " - " in name or _TOPIC_WORDS.search(name):
+def english_variants(name: str, drug: bool = False) -> list[str]:
+    """Usable English surface forms of one concepts.tsv name ([] when it is a page title).
+    Drug names also yield the name without its dosage form ("Acetaminophen Injection")."""
+    if " - " in name or _TOPIC_WORDS.search(name) or _ALLERGY_NAME.search(name):
         return []
     variants = []
     plain = _PARENTHESIS.sub("", name).strip()
     if plain:
         variants.append(plain)
-    stripped = _DOSAGE_FORM.sub("", plain).strip()
+    stripped = _DOSAGE_FORM.sub("", plain).strip() if drug else plain
     if stripped and stripped != plain:
         variants.append(stripped)
     if plain.count(",") == 1:
@@ -148,24 +153,23 @@ def build_table(rows: list[_Row], lexicon: Lexicon) -> ConceptTable:
     by_name: dict[str, list[_Row]] = {}
     for row in rows:
         by_name.setdefault(row.name.lower(), []).append(row)
-        for variant in english_variants(row.name):
+        for variant in english_variants(row.name, row.category == "Drug"):
             by_name.setdefault(variant.lower(), []).append(row)
 
-    canonical_ids: dict[str, str] = {}
+    canonical_ids = _assign_lexicon_ids(lexicon, by_name)
     for term in lexicon.terms:
         if term.slot == IGNORE:
             table.concepts.setdefault(IGNORED_ID, Concept(IGNORED_ID, "-", IGNORE, from_lexicon=True))
-            table.add_name(term.text, IGNORED_ID, primary=True, override=False)
+            table.add_name(term.text, IGNORED_ID, primary=True)
             continue
-        key = term.english.lower()
-        if key not in canonical_ids:
-            canonical_ids[key] = _concept_id_for(term, by_name.get(key, []))
-        concept_id = canonical_ids[key]
+        concept_id = canonical_ids[term.english.lower()]
         concept = table.concepts.get(concept_id)
         if concept is None:
             concept = table.concepts[concept_id] = Concept(concept_id, term.english, term.slot, from_lexicon=True)
         for surface in (term.text, term.english):
-            table.add_name(surface, concept_id, primary=surface == term.english, override=False)
+            table.add_name(surface, concept_id, primary=surface == term.english)
+        if term.negated:
+            table.negated_names.add(term.text)
         if term.language == "en" and term.text.lower() != term.english.lower():
             _add_synonym(concept, term.text)
 
@@ -179,10 +183,10 @@ def build_table(rows: list[_Row], lexicon: Lexicon) -> ConceptTable:
             concept = table.concepts[row.concept_id] = Concept(row.concept_id, anchors[row.concept_id], slot)
         if not _belongs(row, anchors[row.concept_id]):
             continue
-        for variant in english_variants(row.name):
+        for variant in english_variants(row.name, row.category == "Drug"):
             _add_synonym(concept, variant)
             if _usable_english(variant, lexicon.blocklist):
-                table.add_name(variant, row.concept_id, primary=row.preferred, override=False)
+                table.add_name(variant, row.concept_id, primary=row.preferred)
     return table
 
 
@@ -190,8 +194,8 @@ def _anchor_names(rows: list[_Row]) -> dict[str, str]:
     """Per concept, its shortest usable preferred name (else its shortest name)."""
     anchors: dict[str, tuple[bool, int, str]] = {}
     for row in rows:
-        usable = english_variants(row.name)
-        name = usable[0] if usable else row.name
+        usable = english_variants(row.name, row.category == "Drug")
+        name = min(usable, key=len) if usable else row.name
         rank = (not (row.preferred and bool(usable)), len(name), name)
         if row.concept_id not in anchors or rank < anchors[row.concept_id]:
             anchors[row.concept_id] = rank
@@ -211,13 +215,35 @@ def _belongs(row: _Row, anchor: str) -> bool:
     return bool(_content_words(row.name) & _content_words(anchor))
 
 
-def _concept_id_for(term: LexiconTerm, candidates: list[_Row]) -> str:
-    """The concepts.tsv id for a lexicon canonical name, or a Chartside id when absent."""
-    fitting = [row for row in candidates if slot_for_row(row) in {term.slot, None}] or candidates
-    if fitting:
-        fitting.sort(key=lambda row: (not row.preferred, slot_for_row(row) != term.slot))
-        return fitting[0].concept_id
-    return f"CS:{_slug(term.english)}"
+def _assign_lexicon_ids(lexicon: Lexicon, by_name: dict[str, list[_Row]]) -> dict[str, str]:
+    """Concept id per lexicon canonical name (lower case).
+
+    A canonical name takes a concepts.tsv id when it is that concept's preferred name;
+    in a second pass, when it is any name of a concept no other canonical took and the
+    slots agree. Everything else gets a Chartside id, so that two findings the team
+    keeps apart ("sore throat" and "pharyngitis") never collapse into one.
+    """
+    canonicals: dict[str, str] = {}
+    for term in lexicon.terms:
+        if term.slot != IGNORE:
+            canonicals.setdefault(term.english.lower(), term.slot)
+    assigned: dict[str, str] = {}
+    claimed: set[str] = set()
+    for preferred_only in (True, False):
+        for key, slot in canonicals.items():
+            if key in assigned:
+                continue
+            for row in by_name.get(key, []):
+                if row.concept_id in claimed or (preferred_only and not (row.preferred and row.name.lower() == key)):
+                    continue
+                if slot_for_row(row) not in {slot, None}:
+                    continue
+                assigned[key] = row.concept_id
+                claimed.add(row.concept_id)
+                break
+    for key in canonicals:
+        assigned.setdefault(key, f"CS:{_slug(key)}")
+    return assigned
 
 
 def _add_synonym(concept: Concept, surface: str) -> None:

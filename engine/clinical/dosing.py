@@ -17,27 +17,29 @@ _DOSE = re.compile(
     r"(?![A-Za-z]|\s*/\s*(?:d[lL]|L\b|kg|m2|min))",
 )
 _KOREAN_COUNT_DOSE = re.compile(r"(?P<count>한|두|세|네|반)\s*(?P<unit>알|정|캡슐|포|번\s*뿌|방울)")
-_ENGLISH_COUNT_DOSE = re.compile(r"\b(?P<count>one|two|three|half\s+a|a)\s+(?P<unit>tablet|pill|capsule|puff|drop|spray)s?\b", re.IGNORECASE)
+_ENGLISH_COUNT_DOSE = re.compile(r"\b(?P<count>one|two|three|half\s+a|a)\s+(?P<unit>tablet|pill|capsule|puff|drop|spray)s?\b", re.IGNORECASE | re.ASCII)
 
 _FREQUENCY_RULES: list[tuple[re.Pattern, object]] = [
     (re.compile(r"(?:하루|1일|일일|매일)\s*(?:에)?\s*(?P<n>한|두|세|네|다섯|\d)\s*(?:번|회|차례|알씩\s*\d*\s*번)"), "times_daily"),
-    (re.compile(r"(?:하루|1일)\s*(?P<n>\d)\s*x", re.IGNORECASE), "times_daily"),
+    (re.compile(r"(?:하루|1일)\s*(?P<n>\d)\s*x", re.IGNORECASE | re.ASCII), "times_daily"),
     (re.compile(r"(?P<n>\d)\s*(?:x|times)\s*(?:a|per|/)\s*day|(?P<w>once|twice|thrice|three\s+times|four\s+times)\s+(?:a|per|each|every)\s+day"
-                r"|(?P<w2>once|twice|thrice|three\s+times|four\s+times)\s+daily", re.IGNORECASE), "times_daily"),
-    (re.compile(r"\b(?:qd|od|q\.d\.|daily|every\s+day|each\s+day|once\s+a\s+day)\b", re.IGNORECASE), "once daily"),
-    (re.compile(r"\b(?:bid|b\.i\.d\.)\b", re.IGNORECASE), "twice daily"),
-    (re.compile(r"\b(?:tid|t\.i\.d\.)\b", re.IGNORECASE), "three times daily"),
-    (re.compile(r"\b(?:qid|q\.i\.d\.)\b", re.IGNORECASE), "four times daily"),
-    (re.compile(r"\bq\s*(?P<h>\d{1,2})\s*h(?:rs?|ours?)?\b|every\s+(?P<h2>\d{1,2})\s*(?:hours|hrs?|h)\b|(?P<h3>\d{1,2})\s*시간\s*(?:마다|간격|에\s*한\s*번)", re.IGNORECASE), "every_hours"),
-    (re.compile(r"아침\s*(?:,|과|하고|이랑)?\s*저녁(?:으로|에)?|morning\s+and\s+(?:evening|night)", re.IGNORECASE), "twice daily"),
+                r"|(?P<w2>once|twice|thrice|three\s+times|four\s+times)\s+daily", re.IGNORECASE | re.ASCII), "times_daily"),
+    (re.compile(r"\b(?:qd|od|q\.d\.|daily|every\s+day|each\s+day|once\s+a\s+day)\b", re.IGNORECASE | re.ASCII), "once daily"),
+    (re.compile(r"\b(?:bid|b\.i\.d\.)\b", re.IGNORECASE | re.ASCII), "twice daily"),
+    (re.compile(r"\b(?:tid|t\.i\.d\.)\b", re.IGNORECASE | re.ASCII), "three times daily"),
+    (re.compile(r"\b(?:qid|q\.i\.d\.)\b", re.IGNORECASE | re.ASCII), "four times daily"),
+    (re.compile(r"\bq\s*(?P<h>\d{1,2})\s*h(?:rs?|ours?)?\b|every\s+(?P<h2>\d{1,2})\s*(?:hours|hrs?|h)\b|(?P<h3>\d{1,2})\s*시간\s*(?:마다|간격|에\s*한\s*번)", re.IGNORECASE | re.ASCII), "every_hours"),
+    (re.compile(r"아침\s*(?:,|과|하고|이랑)?\s*저녁(?:으로|에)?|morning\s+and\s+(?:evening|night)", re.IGNORECASE | re.ASCII), "twice daily"),
     (re.compile(r"아침\s*,?\s*점심\s*,?\s*(?:과|하고)?\s*저녁|세\s*끼\s*(?:식후|식전)?|매\s*식후|매\s*끼"), "three times daily"),
-    (re.compile(r"이틀에\s*한\s*번|격일|every\s+other\s+day", re.IGNORECASE), "every other day"),
-    (re.compile(r"(?:일주일|1주일|주)\s*(?:에)?\s*(?P<n>한|두|세|\d)\s*(?:번|회)|(?P<w>once|twice)\s+(?:a|per)\s+week|weekly", re.IGNORECASE), "weekly"),
-    (re.compile(r"필요할\s*때|필요시|아플\s*때(?:만)?|증상이\s*있을\s*때|열\s*날\s*때|\bprn\b|as\s+needed|when\s+needed|if\s+needed", re.IGNORECASE), "as needed"),
-    (re.compile(r"자기\s*전|취침\s*전|잠들기\s*전|잘\s*때|at\s+bedtime|before\s+bed|\bqhs\b|\bhs\b|nightly|at\s+night", re.IGNORECASE), "at bedtime"),
-    (re.compile(r"매일\s*(?:아침|하루)?|날마다|하루\s*(?:에\s*)?한\s*알|every\s+morning|in\s+the\s+morning|아침마다|아침에\s*한\s*번", re.IGNORECASE), "once daily"),
+    (re.compile(r"이틀에\s*한\s*번|격일|every\s+other\s+day", re.IGNORECASE | re.ASCII), "every other day"),
+    (re.compile(r"(?:일주일|1주일|주)\s*(?:에)?\s*(?P<n>한|두|세|\d)\s*(?:번|회)|(?P<w>once|twice)\s+(?:a|per)\s+week|weekly", re.IGNORECASE | re.ASCII), "weekly"),
+    (re.compile(r"필요할\s*때|필요시|아플\s*때(?:만)?|증상이\s*있을\s*때|열\s*날\s*때|\bprn\b|as\s+needed|when\s+needed|if\s+needed", re.IGNORECASE | re.ASCII), "as needed"),
+    (re.compile(r"자기\s*전|취침\s*전|잠들기\s*전|잘\s*때|at\s+bedtime|before\s+bed|\bqhs\b|\bhs\b|nightly|at\s+night", re.IGNORECASE | re.ASCII), "at bedtime"),
+    (re.compile(r"매일\s*(?:아침|하루)?|날마다|하루\s*(?:에\s*)?한\s*알|every\s+(?:morning|evening|night)|in\s+the\s+morning|아침마다|저녁마다|"
+                r"(?:아침|저녁|점심)(?:에|에만)?\s*(?:한\s*(?:번|알|정|캡슐)|1\s*(?:번|알|정|회))", re.IGNORECASE | re.ASCII), "once daily"),
 ]
 MAX_DISTANCE = 30
+_SENTENCE_END = re.compile(r"[!?;\n]|\.(?!\d)")
 
 
 @dataclass
@@ -164,7 +166,7 @@ def _nearest(text: str, medications: list[Mention], found: _Found) -> Mention | 
             distance, penalty = len(gap), 5
         else:
             continue
-        if distance > MAX_DISTANCE or re.search(r"[.!?;\n]", gap):
+        if distance > MAX_DISTANCE or _SENTENCE_END.search(gap):
             continue
         score = distance + penalty
         if best_score is None or score < best_score:

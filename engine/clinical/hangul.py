@@ -15,6 +15,7 @@ by the names stored in the pack's config.
 
 from __future__ import annotations
 
+import logging
 import platform
 import re
 from bisect import bisect_left
@@ -30,7 +31,7 @@ from medcat.tokenizing.tokens import MutableDocument, MutableEntity, MutableToke
 from medcat.utils.registry import MedCATRegistryException
 from medcat.vocab import Vocab
 
-from engine.clinical.text import HANGUL_SYLLABLE, KOREAN_NEGATOR, english_stem
+from engine.clinical.text import HANGUL_SYLLABLE, english_stem
 
 TOKENIZER_NAME = "chartside_hangul"
 TAGGER_NAME = "chartside_hangul_tagger"
@@ -46,7 +47,14 @@ _WORDLIKE = re.compile(rf"[{HANGUL_SYLLABLE}A-Za-z0-9]")
 KOREAN_FILLERS = (
     "너무", "좀", "조금", "많이", "계속", "자꾸", "심하게", "아주", "매우", "살짝", "약간",
     "진짜", "정말", "엄청", "되게", "가끔", "요즘", "갑자기", "꽤", "좀더", "너무너무", "쫌",
-    "넘", "완전", "며칠째", "계속해서", "점점", "한번씩", "많이요",
+    "넘", "완전", "며칠째", "계속해서", "점점", "한번씩", "많이요", "좀처럼", "전혀",
+)
+# Frequency words are skipped too, except before the few predicates where frequency is
+# the finding itself ("소변을 자주 봐요" = frequent urination, "코가 자주 막혀요" = congestion).
+KOREAN_FREQUENCY_WORDS = ("자주", "항상", "늘", "또", "다시", "아직", "매일", "종종", "이따금", "가끔씩", "맨날", "계속")
+_FREQUENCY_PATTERN = re.compile(
+    rf"(?<![{HANGUL_SYLLABLE}])(?:{'|'.join(KOREAN_FREQUENCY_WORDS)})(?![{HANGUL_SYLLABLE}])"
+    rf"(?!\s+(?:봐|보|본|볼|가|갈|간|마려|마렵|소변|오줌|화장실|깨|싸))"
 )
 _FILLER_PATTERN = re.compile(
     rf"(?<![{HANGUL_SYLLABLE}])(?:{'|'.join(sorted(map(re.escape, KOREAN_FILLERS), key=len, reverse=True))})(?![{HANGUL_SYLLABLE}])"
@@ -137,13 +145,12 @@ class HangulTagger(AbstractCoreComponent):
             elif token.base.lower in self.words_to_skip:
                 token.to_skip = True
         self._skip_words(doc, _FILLER_PATTERN)
-        self._skip_words(doc, KOREAN_NEGATOR)
+        self._skip_words(doc, _FREQUENCY_PATTERN)
         return doc
 
     @staticmethod
     def _skip_words(doc: MutableDocument, pattern: re.Pattern) -> None:
-        """Skip the tokens of every match: fillers, and the negator "안" (the negation
-        rules read it from the text, so "머리가 안 아파" still matches 머리가 아파)."""
+        """Skip the tokens of every match of `pattern` (whole filler words)."""
         rdoc: Document = doc  # type: ignore[assignment]
         if not rdoc._char_indices:
             return
@@ -162,7 +169,11 @@ class HangulTagger(AbstractCoreComponent):
 
 
 def register() -> None:
-    """Register the tokenizer and tagger with MedCAT once per process."""
+    """Register the tokenizer and tagger with MedCAT once per process.
+
+    MedCAT's own loggers stay at WARNING: some of its debug messages quote the text
+    being annotated, and patient text must not reach log files."""
+    logging.getLogger("medcat").setLevel(logging.WARNING)
     skip_environment_snapshot_on_construction()
     try:
         register_tokenizer(TOKENIZER_NAME, HangulTokenizer.create_new_tokenizer)  # type: ignore[arg-type]

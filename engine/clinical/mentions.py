@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from engine.clinical.lexicon import IGNORE
 from engine.clinical.pack import ClinicalPack
-from engine.clinical.text import HANGUL, HANGUL_SYLLABLE, KOREAN_NEGATOR
+from engine.clinical.text import HANGUL, HANGUL_SYLLABLE
 
 # Syllables that, right after a one-syllable noun, are particles rather than part of a word.
 _PARTICLE_SYLLABLES = set("이가은는을를도의에와과랑만")
@@ -36,7 +36,7 @@ class Mention:
     slot: str
     medcat_name: str
     negated: bool = False
-    korean_negator_inside: bool = False
+    negated_form: bool = False
 
     def as_item(self) -> dict:
         return {
@@ -64,17 +64,22 @@ def find_mentions(pack: ClinicalPack, text: str) -> list[Mention]:
         candidates.append(Mention(
             start=start, end=end, text=span, concept_id=concept.concept_id, name=concept.name,
             slot=concept.slot, medcat_name=entity.detected_name,
-            korean_negator_inside=bool(KOREAN_NEGATOR.search(span))
-            and entity.detected_name not in pack.inherent_negation_names,
+            negated_form=entity.detected_name in pack.negated_names,
         ))
     chosen = _longest_first(candidates)
     return [mention for mention in chosen if mention.slot != IGNORE]
 
 
 def _longest_first(candidates: list[Mention]) -> list[Mention]:
+    """Greedy by length with a character occupancy map: linear in the text, not
+    quadratic in the number of candidates (a long note has hundreds)."""
+    if not candidates:
+        return []
+    occupied = bytearray(max(m.end for m in candidates))
     taken: list[Mention] = []
     for mention in sorted(candidates, key=lambda m: (-(m.end - m.start), m.start)):
-        if all(mention.end <= other.start or mention.start >= other.end for other in taken):
+        if not any(occupied[mention.start: mention.end]):
+            occupied[mention.start: mention.end] = b"\x01" * (mention.end - mention.start)
             taken.append(mention)
     return sorted(taken, key=lambda m: m.start)
 

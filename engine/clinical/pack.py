@@ -21,17 +21,21 @@ from pathlib import Path
 import engine  # noqa: F401  (offline switches before medcat is imported)
 from engine.clinical import hangul
 from engine.clinical.concept_table import ConceptTable, build_table, read_concepts_tsv
-from engine.clinical.lexicon import LEXICON_FILES, inherent_negation_terms, lexicon_dir, load_lexicon
+from engine.clinical.lexicon import PACK_LEXICON_FILES, lexicon_dir, load_lexicon
+from engine.clinical.text import has_hangul
 from engine.errors import ClinicalPackError
 from engine.paths import shared_data_dir
 from engine.settings import data_dir
 
 log = logging.getLogger(__name__)
 
-PACK_FORMAT = 1
+PACK_FORMAT = 2
 MEDCAT_FOLDER = "medcat"
 SIDECAR = "concepts.json"
 MANIFEST = "manifest.json"
+# One call right after loading builds MedCAT's lazy name indexes, so the first real
+# message is as fast as the rest.
+WARM_UP_TEXT = "warm-up: fever 열이 나요"
 
 
 def pack_dir() -> Path:
@@ -42,14 +46,22 @@ def concepts_path() -> Path:
     return shared_data_dir() / "concepts.tsv"
 
 
+# The code that decides which names exist and how they are tokenised: a change there
+# changes the pack as surely as a lexicon edit does.
+BUILD_CODE = ("hangul.py", "concept_table.py", "lexicon.py", "text.py", "pack.py")
+
+
 def inputs_hash(concepts: Path | None = None, lexicons: Path | None = None) -> str:
-    """sha256 over everything the pack is built from."""
+    """sha256 over everything the pack is built from: concepts.tsv, the lexicons that
+    name concepts, the build code and the medcat version."""
     import medcat
 
     digest = hashlib.sha256(f"format={PACK_FORMAT};medcat={medcat.__version__}".encode())
     concepts = concepts or concepts_path()
     lexicons = lexicons or lexicon_dir()
-    for path in [concepts, *(lexicons / name for name in LEXICON_FILES)]:
+    code = Path(__file__).resolve().parent
+    inputs = [concepts, *(lexicons / name for name in PACK_LEXICON_FILES), *(code / name for name in BUILD_CODE)]
+    for path in inputs:
         if not path.exists():
             raise ClinicalPackError(f"pack input missing: {path}")
         digest.update(path.name.encode())
@@ -84,7 +96,7 @@ def _build_cdb(table: ConceptTable):
     from medcat.model_creation.cdb_maker import CDBMaker
 
     rows = [
-        (concept_id, table.surfaces[key], table.name_status[key], "")
+        (concept_id, _case_for_medcat(table.surfaces[key]), table.name_status[key], "")
         for key, concept_id in table.names.items()
     ]
     frame = pd.DataFrame(rows, columns=["cui", "name", "name_status", "type_ids"])
@@ -92,6 +104,12 @@ def _build_cdb(table: ConceptTable):
     cdb = maker.prepare_csvs([frame], full_build=False)
     _make_names_unambiguous(cdb, table)
     return cdb, maker.pipeline
+
+
+def _case_for_medcat(surface: str) -> str:
+    """Korean names are lower-cased: "B형 간염" would otherwise count as an all-capitals
+    name (its only cased letter is upper case) and match only upper-case text."""
+    return surface.lower() if has_hangul(surface) else surface
 
 
 def _make_names_unambiguous(cdb, table: ConceptTable) -> None:
@@ -134,8 +152,7 @@ def build_pack(target: Path | None = None, concepts: Path | None = None) -> dict
     separator = cdb.config.general.separator
     sidecar = {
         "concepts": {cid.upper(): [cid, c.name, c.slot, c.synonyms] for cid, c in table.concepts.items()},
-        "inherent_negation_names": sorted(
-            {_medcat_name(pipeline, term, separator) for term in inherent_negation_terms(lexicon)}),
+        "negated_names": sorted({_medcat_name(pipeline, term, separator) for term in table.negated_names}),
     }
     (staging / SIDECAR).write_text(json.dumps(sidecar, ensure_ascii=False), encoding="utf-8")
     manifest = {
@@ -188,9 +205,10 @@ class ClinicalPack:
 
     cat: object
     concepts: dict[str, PackConcept]
-    inherent_negation_names: frozenset[str]
+    negated_names: frozenset[str]
     manifest: dict
     load_seconds: float
+    path: Path | None = None
 
     def concept(self, medcat_id: str) -> PackConcept | None:
         """The concept for an id as MedCAT reports it (upper-cased at build time)."""
@@ -206,10 +224,11 @@ def load_pack(target: Path | None = None) -> ClinicalPack:
         raise ClinicalPackError(f"no clinical pack at {target}")
     started = time.perf_counter()
     cat = CAT.load_model_pack(str(target / MEDCAT_FOLDER))
+    cat(WARM_UP_TEXT)
     sidecar = json.loads((target / SIDECAR).read_text(encoding="utf-8"))
     concepts = {key: PackConcept(*value) for key, value in sidecar["concepts"].items()}
-    return ClinicalPack(cat, concepts, frozenset(sidecar["inherent_negation_names"]), manifest,
-                        time.perf_counter() - started)
+    return ClinicalPack(cat, concepts, frozenset(sidecar["negated_names"]), manifest,
+                        time.perf_counter() - started, target)
 
 
 _lock = threading.Lock()
@@ -226,8 +245,25 @@ def get_pack() -> ClinicalPack:
         digest = _current_digest(target)
         if digest is not None and not is_current(target, digest):
             build_pack(target)
-        _loaded = load_pack(target)
+        _loaded = load_and_warm_up(target)
         return _loaded
+
+
+def load_and_warm_up(target: Path | None = None) -> ClinicalPack:
+    """`load_pack` plus one extraction, so the first real message is as fast as the rest;
+    `load_seconds` covers both."""
+    pack = load_pack(target)
+    _warm_up_extraction(pack)
+    return pack
+
+
+def _warm_up_extraction(pack: ClinicalPack) -> None:
+    """Compile the extractors' regular expressions now rather than on the first message."""
+    from engine.clinical.slots import extract
+
+    started = time.perf_counter()
+    extract(WARM_UP_TEXT + " 혈압 120/80, 500mg 하루 두 번", pack)
+    pack.load_seconds += time.perf_counter() - started
 
 
 def _current_digest(target: Path) -> str | None:
@@ -238,6 +274,15 @@ def _current_digest(target: Path) -> str | None:
         raise ClinicalPackError(f"concepts.tsv not found at {concepts_path()} and no pack at {target}")
     log.warning("concepts.tsv not found; using the installed clinical pack without a freshness check")
     return None
+
+
+def install_process_pack(pack: ClinicalPack | None) -> ClinicalPack | None:
+    """Make `pack` the process-wide pack (None forgets it); returns the previous one.
+    For callers that load a pack from a place of their own (tests, a rebuilt pack)."""
+    global _loaded
+    with _lock:
+        previous, _loaded = _loaded, pack
+        return previous
 
 
 def reset_loaded_pack() -> None:

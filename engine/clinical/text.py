@@ -6,8 +6,6 @@ import re
 
 HANGUL_SYLLABLE = "\uac00-\ud7a3"
 HANGUL = re.compile(f"[{HANGUL_SYLLABLE}]")
-# "안" as its own word before a predicate ("열이 안 나요"): the Korean short negation.
-KOREAN_NEGATOR = re.compile(rf"(?<![{HANGUL_SYLLABLE}])안(?=\s+[{HANGUL_SYLLABLE}])")
 
 
 def has_hangul(text: str) -> bool:
@@ -19,6 +17,14 @@ def is_korean(text: str) -> bool:
     return has_hangul(text)
 
 
+# -ing words whose stem means something else ("burning" is not "burns").
+_NOT_STEMMED = frozenset({
+    "burning", "feeling", "feelings", "morning", "mornings", "evening", "evenings", "nothing", "something",
+    "anything", "everything", "building", "during", "being", "thing", "things", "ceiling", "wedding",
+    "pudding", "spring", "string", "bring", "sling", "sting", "stings", "swing", "wing", "king", "ring",
+})
+
+
 def english_stem(lower: str) -> str:
     """A light, symmetric stemmer for English tokens (plurals and -ing).
 
@@ -26,10 +32,12 @@ def english_stem(lower: str) -> str:
     and "coughing" meets "cough"; collisions between unrelated words are rare at the
     lengths MedCAT normalises (5+ letters).
     """
-    if not lower.isascii() or not lower.isalpha():
+    if not lower.isascii() or not lower.isalpha() or lower in _NOT_STEMMED:
         return lower
     if lower.endswith("ies") and len(lower) > 4:
         return lower[:-3] + "y"
+    if lower.endswith("aches"):
+        return lower[:-1]
     if lower.endswith(("shes", "ches", "xes", "sses")):
         return lower[:-2]
     if lower.endswith("s") and not lower.endswith(("ss", "us", "is")):

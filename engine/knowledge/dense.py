@@ -7,7 +7,7 @@ Vectors are L2-normalised, so inner product = cosine. The index type is a settin
   above a few hundred thousand chunks, where flat search passes ~10 ms per query.
 - `ivf`: inverted lists (nlist = 4*sqrt(n), nprobe = 16); the cheapest to build at millions
   of chunks, at the cost of recall. Needs at least `nlist` training vectors.
-`bench retrieval --dense-recall` reports each type's recall@10 against flat on the real
+`chartside bench liveqa --dense-recall` reports each type's recall@10 against flat on the real
 corpus (the numbers are in engine/knowledge/README.md).
 """
 
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 import threading
-import time
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -30,6 +29,7 @@ DENSE_TYPES = ("flat", "hnsw", "ivf")
 BACKENDS = ("torch", "torch-int8")
 DEFAULT_BACKEND = "torch-int8"
 DOC_MAX_SEQ_LENGTH = 128
+QUERY_THREADS = 1
 
 
 class SentenceTransformerEmbedder:
@@ -109,15 +109,24 @@ class SentenceTransformerEmbedder:
                     warnings.simplefilter("ignore")
                     model = torch.ao.quantization.quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)
             self._model = model
-            self.dimension = int(model.get_sentence_embedding_dimension())
+            get_dim = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
+            self.dimension = int(get_dim())
         return self._model
 
     def embed_query(self, text: str) -> np.ndarray:
-        """One query vector (queries may be longer than document pieces)."""
+        """One query vector, on one thread: a single short sequence gains little from more,
+        and the other core is left to BM25, which runs at the same time."""
+        import torch
+
         model = self.load()
         with self._lock:
             model.max_seq_length = self.query_max_seq_length
-            vector = model.encode([text], normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False)
+            threads = torch.get_num_threads()
+            torch.set_num_threads(QUERY_THREADS)
+            try:
+                vector = model.encode([text], normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False)
+            finally:
+                torch.set_num_threads(threads)
         return vector[0].astype(np.float32, copy=False)
 
     def embed(
@@ -131,8 +140,9 @@ class SentenceTransformerEmbedder:
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         if not texts:
             return out
-        # Sort by length once so each batch pads little; report progress per group.
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        # Sort by length once so each batch pads little; longest first, so the ETA
+        # (from the rate so far) errs on the long side; report progress per group.
+        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
         group = max(self.batch_size * 4, 1)
         done = 0
         for start in range(0, len(order), group):
@@ -206,6 +216,8 @@ class DenseIndex:
 
         if self.index is not None and self.kind != "flat":
             faiss.write_index(self.index, str(path))
+        else:  # flat is rebuilt from the vectors; never leave an older index file behind
+            Path(path).unlink(missing_ok=True)
 
     def load(self, path: Path, vectors: np.ndarray) -> "DenseIndex":
         """Flat indexes are rebuilt from the vectors (fast); others are read from `path`."""
@@ -223,15 +235,3 @@ class DenseIndex:
             self.index.nprobe = 16
         return self
 
-
-class Stopwatch:
-    """Progress with an ETA from the rate so far."""
-
-    def __init__(self) -> None:
-        self.start = time.perf_counter()
-
-    def eta(self, done: int, total: int) -> float | None:
-        elapsed = time.perf_counter() - self.start
-        if done <= 0 or elapsed <= 0:
-            return None
-        return (total - done) * elapsed / done

@@ -156,6 +156,7 @@ class HybridRetriever:
         expander: QueryExpander | None = None,
         use_bm25: bool = True,
         use_dense: bool = True,
+        use_profile: bool = True,
         candidates: int = CANDIDATE_CHUNKS,
     ):
         self.kb = kb
@@ -164,6 +165,7 @@ class HybridRetriever:
         self.expander = expander
         self.use_bm25 = use_bm25
         self.use_dense = use_dense
+        self.use_profile = use_profile
         self.candidates = candidates
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dense-query")
 
@@ -173,6 +175,7 @@ class HybridRetriever:
         return cls(
             kb, rrf_k=r.rrf_k, bm25_weight=r.bm25_weight, dense_weight=r.dense_weight,
             expander=expander if f.query_expansion else None, use_bm25=f.bm25, use_dense=f.dense,
+            use_profile=f.profile_query_rewrite,
         )
 
     def close(self) -> None:
@@ -181,7 +184,7 @@ class HybridRetriever:
     # --- query preparation ------------------------------------------------------------
     def prepare(self, query: str, *, profile: Any = None, expand: bool = True) -> tuple[str, str]:
         """(BM25 text, dense text) after profile rewrite and expansion."""
-        query = profile_rewrite(query, profile) if profile else query
+        query = profile_rewrite(query, profile) if profile and self.use_profile else query
         terms: list[str] = []
         if expand and self.expander is not None:
             terms = [t for t in self.expander.expand(query) if t and t.strip()]

@@ -319,11 +319,8 @@ class KnowledgeBase:
     def _build_all(self, progress: ProgressFn | None, cancelled, timings: dict) -> None:
         t0 = time.perf_counter()
         self._report(progress, "reading", 0, 1, message="reading the default corpus")
-        try:
-            corpus_version = self._corpus_version()
-            documents = self._corpus_source()
-        except KnowledgeIndexError:
-            raise
+        corpus_version = self._corpus_version()
+        documents = self._corpus_source()
         db = self._connect()
         user_docs = self._user_documents(db)  # kept across a full rebuild (re-chunked)
         documents = documents + user_docs

@@ -71,7 +71,9 @@ class ResponseCache:
     def get(self, key: str, profile_fingerprint: str | None = None) -> dict | None:
         where, args = self._valid_where(profile_fingerprint)
         rows = fetch_rows(
-            self.vault.db, f"select * from response_cache where key = ? and {where} order by id desc limit 1", [key, *args]
+            self.vault.db,
+            f"select * from response_cache where key = ? and {where} order by id desc limit 1",
+            [key, *args],
         )
         if not rows:
             return None
@@ -167,7 +169,9 @@ class VaultCacheStore:
 
     def load(self) -> list[dict]:
         now = self.vault.now_text()
-        rows = fetch_rows(self.vault.db, "select * from response_cache where expires_at > ? order by last_used_at, id", [now])
+        rows = fetch_rows(
+            self.vault.db, "select * from response_cache where expires_at > ? order by last_used_at, id", [now]
+        )
         records = []
         for row in rows:
             record = jsoncols.loads(row["response"], {})

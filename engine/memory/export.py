@@ -101,8 +101,8 @@ def to_markdown(record: dict) -> str:
     if record["memory_summaries"]:
         lines += ["", "## Conversation summaries", ""]
         for summary in record["memory_summaries"]:
-            lines.append(f"- session {summary['session_id']}, turns {summary['first_position']}-{summary['last_position']}: "
-                         f"{summary['summary']}")
+            span = f"{summary['first_position']}-{summary['last_position']}"
+            lines.append(f"- session {summary['session_id']}, turns {span}: {summary['summary']}")
     for session in record["sessions"]:
         lines += ["", f"## Session {session['id']}" + (f": {session['title']}" if session.get("title") else ""), ""]
         for turn in session["turns"]:

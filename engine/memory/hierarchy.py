@@ -41,10 +41,24 @@ REFILL_ORDER = ("semantic", "working", "compressed")
 SUMMARY_FAILURES = (ModelOutputError, ModelUnavailable, GenerationCancelled)
 
 TIER_LABELS = {
-    "en": {"user": "User", "assistant": "Assistant", "summary": "Summary of turns", "chronic_conditions": "Chronic conditions",
-           "chronic_medications": "Chronic medications", "related": "Related earlier turns", "key_facts": "Key facts"},
-    "ko": {"user": "사용자", "assistant": "어시스턴트", "summary": "요약: 턴", "chronic_conditions": "만성 질환",
-           "chronic_medications": "만성 약물", "related": "관련된 이전 대화", "key_facts": "핵심 정보"},
+    "en": {
+        "user": "User",
+        "assistant": "Assistant",
+        "summary": "Summary of turns",
+        "chronic_conditions": "Chronic conditions",
+        "chronic_medications": "Chronic medications",
+        "related": "Related earlier turns",
+        "key_facts": "Key facts",
+    },
+    "ko": {
+        "user": "사용자",
+        "assistant": "어시스턴트",
+        "summary": "요약: 턴",
+        "chronic_conditions": "만성 질환",
+        "chronic_medications": "만성 약물",
+        "related": "관련된 이전 대화",
+        "key_facts": "핵심 정보",
+    },
 }
 
 CountTokens = Callable[[str], int]
@@ -136,7 +150,9 @@ class HierarchicalMemory:
     def summaries(self, session_id: int | None = None, patient_id: int | None = None) -> list[dict]:
         column, value = ("session_id", session_id) if session_id is not None else ("patient_id", patient_id)
         rows = fetch_rows(
-            self.vault.db, f"select * from memory_summaries where {column} = ? order by session_id, last_position", [value]
+            self.vault.db,
+            f"select * from memory_summaries where {column} = ? order by session_id, last_position",
+            [value],
         )
         return [{**row, "restored": jsoncols.loads(row["restored"], [])} for row in rows]
 
@@ -356,7 +372,9 @@ def _render_turn(turn: dict, labels: dict) -> str:
     return text
 
 
-def _semantic_pieces(facts: dict, related: list[tuple[dict, float]], labels: dict, language: str) -> list[tuple[int, str]]:
+def _semantic_pieces(
+    facts: dict, related: list[tuple[dict, float]], labels: dict, language: str
+) -> list[tuple[int, str]]:
     """Facts before recalled turns: the allergy line is the last thing to be cut."""
     summary_labels = LABELS.get(language, LABELS["en"])
     lines = []

@@ -18,9 +18,11 @@ Every change is written to the audit log (ids and slot names only).
 Policies (seed): demographics overwrite; conditions accumulate and a contradiction is kept
 as a pending fact beside the one it contradicts; medications are time-based (a new dose
 replaces the old, a stopped drug is retracted); vitals and labs keep their time series,
-newest first (the latest reading restated within 6 h and the tolerance merges); symptoms decay and a newer opposite
-statement replaces the older; new allergies and contraindications wait for confirmation
-(status "pending-confirmation") but are already returned by `alert_items`.
+newest first (only the latest reading restated within 6 h and the tolerance merges);
+symptoms decay and a newer opposite statement replaces the older; new allergies and
+contraindications wait for confirmation (status "pending-confirmation") but are already
+returned by `alert_items`. De-duplication: concept id, then fuzzy name, then numeric
+tolerance (see `engine.memory.policies`).
 Weights are exp(-λ·hours since the last mention) with λ from `settings.memory.decay_per_hour`.
 """
 
@@ -50,7 +52,7 @@ CONFIRMABLE_SLOTS = ("allergies", "contraindications")
 # example keeps 145/92 and 150/95 taken 36 h apart as two readings).
 RESTATEMENT_WINDOW = timedelta(hours=6)
 EDITABLE_FIELDS = {
-    "name", "concept_id", "negated", "dose", "frequency", "value", "unit", "systolic", "diastolic", "type", "value_text",
+    "name", "concept_id", "negated", "dose", "frequency", "value", "unit", "systolic", "diastolic", "type",
 }
 
 
@@ -84,7 +86,10 @@ class ProfileStore:
                 self.vault.audit(
                     "profile.update",
                     patient_id,
-                    {"turn_id": turn_id, "changes": [{k: c[k] for k in ("action", "slot", "fact_id")} for c in changes]},
+                    {
+                        "turn_id": turn_id,
+                        "changes": [{k: c[k] for k in ("action", "slot", "fact_id")} for c in changes],
+                    },
                 )
         return changes
 
@@ -146,7 +151,7 @@ class ProfileStore:
         for fact in self.facts(patient_id):
             values = {k: v for k, v in sorted(fact["item"].items()) if k not in {"text", "confidence"}}
             canonical.append(
-                [fact["slot"], fact["name"].casefold(), fact["concept_id"], bool(fact["negated"]), fact["status"], values]
+                [fact["slot"], fact["name"].casefold(), fact["concept_id"], fact["negated"], fact["status"], values]
             )
         canonical.sort(key=jsoncols.dumps)
         return hashlib.sha256(jsoncols.dumps(canonical).encode("utf-8")).hexdigest()
@@ -221,9 +226,8 @@ class ProfileStore:
         return fact
 
     def _set_status(self, fact_id: int, status: str, reason: str) -> None:
-        update_row(
-            self.vault.db, "profile_facts", fact_id, {"status": status, "status_reason": reason, "updated_at": self.vault.now_text()}
-        )
+        values = {"status": status, "status_reason": reason, "updated_at": self.vault.now_text()}
+        update_row(self.vault.db, "profile_facts", fact_id, values)
 
     def _entry(self, fact: dict, now: datetime) -> dict:
         observed = jsoncols.from_text(fact["observed_at"])
@@ -405,11 +409,13 @@ class _FactWriter:
         self._record("merged", fact["slot"], fact["id"], fact["name"], fact["status"])
 
     def _retract(self, fact: dict, reason: str) -> None:
-        update_row(self.db, "profile_facts", fact["id"], {"status": RETRACTED, "status_reason": reason, "updated_at": self.when})
+        values = {"status": RETRACTED, "status_reason": reason, "updated_at": self.when}
+        update_row(self.db, "profile_facts", fact["id"], values)
         self.live[fact["slot"]] = [f for f in self.live.get(fact["slot"], []) if f["id"] != fact["id"]]
 
     def _record(self, action: str, slot: str, fact_id: int, name: str, status: str, **extra) -> None:
-        self.changes.append({"action": action, "slot": slot, "fact_id": fact_id, "name": name, "status": status, **extra})
+        change = {"action": action, "slot": slot, "fact_id": fact_id, "name": name, "status": status}
+        self.changes.append({**change, **extra})
 
 
 def _clean_item(slot: str, raw: Any) -> dict | None:

@@ -167,11 +167,9 @@ class Vault:
     def audit(self, event: str, patient_id: int | None = None, detail: dict | None = None) -> int:
         """Append one audit row. `detail` must hold ids and counts only, never patient text."""
         with self.transaction() as db:
-            return insert_row(
-                db,
-                "audit_log",
-                {"at": self.now_text(), "event": event, "patient_id": patient_id, "detail": jsoncols.dumps(detail or {})},
-            )
+            detail_text = jsoncols.dumps(detail or {})
+            row = {"at": self.now_text(), "event": event, "patient_id": patient_id, "detail": detail_text}
+            return insert_row(db, "audit_log", row)
 
     def audit_log(self, patient_id: int | None = None, event: str | None = None) -> list[dict]:
         where, args = [], []

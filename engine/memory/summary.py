@@ -87,12 +87,12 @@ def render_summary(profile: dict, language: str = "en") -> str:
     labels = LABELS.get(language, LABELS["en"])
     lines = []
     allergies = [e for e in profile.get("allergies", []) if not e["negated"]]
-    lines.append(f"{labels['allergies']}: " + (", ".join(describe(e, "allergies", language) for e in allergies) or labels["none"]))
+    allergy_text = ", ".join(describe(e, "allergies", language) for e in allergies)
+    lines.append(f"{labels['allergies']}: {allergy_text or labels['none']}")
     contraindications = [e for e in profile.get("contraindications", []) if not e["negated"]]
     if contraindications:
-        lines.append(
-            f"{labels['contraindications']}: " + ", ".join(describe(e, "contraindications", language) for e in contraindications)
-        )
+        text = ", ".join(describe(e, "contraindications", language) for e in contraindications)
+        lines.append(f"{labels['contraindications']}: {text}")
     patient = _demographics(profile.get("demographics", {}), language)
     if patient:
         lines.append(f"{labels['patient']}: {patient}")

@@ -12,6 +12,7 @@ from engine.agent.prompting import safety_prompt
 from engine.agent.services import AgentServices
 from engine.agent.state import TurnState
 from engine.agent.tokens import TokenManager, plan_budget
+from engine.errors import ChartsideError
 
 
 def model_context(services: AgentServices) -> int:
@@ -19,6 +20,19 @@ def model_context(services: AgentServices) -> int:
         return int(services.llm.info("generate").n_ctx)
     except AttributeError:
         return services.settings.llm.n_ctx
+
+
+def prompt_language(services: AgentServices, language: str) -> str:
+    """The question's language, unless the generating model cannot write it (then English)."""
+    if language == "en":
+        return language
+    try:
+        from engine.models import get_model
+
+        languages = get_model(services.llm.info("generate").name).languages
+    except (AttributeError, ChartsideError):
+        return language
+    return language if not languages or language in languages else "en"
 
 
 def fit_turns(turns: list[dict], budget: int, tokens: TokenManager) -> list[dict]:
@@ -55,7 +69,7 @@ def assemble_context(state: TurnState, services: AgentServices) -> dict:
             recent = fit_turns(memory.working_turns(settings.memory.working_turns), plan.recent, tokens)
         else:
             recent = fit_turns(memory.working_turns(10_000), plan.recent + plan.long_term, tokens)
-    system = tokens.truncate(safety_prompt(state.language), plan.system)
+    system = tokens.truncate(safety_prompt(prompt_language(services, state.language)), plan.system)
     sections = {
         "system": system, "profile": profile, "long_term": long_term,
         "tokens": {"system": tokens.count(system), "profile": tokens.count(profile),

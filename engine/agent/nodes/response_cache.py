@@ -73,6 +73,9 @@ def store_response(state: TurnState, services: AgentServices) -> dict:
             prompt_tokens=state.prompt_tokens, completion_tokens=state.completion_tokens,
             generation_ms=getattr(services.llm, "ms", 0.0)))
         decisions.append("cache: stored the answer")
-    if services.memory is not None and not state.cancelled:
-        services.memory.add_turn(state.text, turn_result(state, services))
+    if services.memory is not None:
+        result = turn_result(state, services)
+        result["trace"]["nodes"].append("store_response")
+        result["trace"]["decisions"] = decisions
+        services.memory.add_turn(state.text, result)
     return {"decisions": decisions}

@@ -54,7 +54,7 @@ def test_bench_retrieval_contract(tiny_shared, hashing_embedder, tmp_path, capsy
     assert result["queries"] == 3
     assert set(result["modes"]) == {"bm25", "dense", "hybrid", "hybrid+expansion"}
     for row in result["modes"].values():
-        assert set(row) == {"mrr@10", "ndcg@10", "recall@10", "recall@15", "p50_ms", "p95_ms"}
+        assert {"mrr@10", "ndcg@10", "recall@10", "recall@15", "p50_ms", "p95_ms"} <= set(row)
     assert result["modes"]["bm25"]["mrr@10"] == 1.0
     assert main(["bench", "retrieval", "--queries", str(queries), "--json", "--mode", "bm25"]) == 0
     assert set(json.loads(capsys.readouterr().out)["modes"]) == {"bm25"}

@@ -1,0 +1,58 @@
+"""Export a conversation or a patient record (Markdown, PDF, JSON) to a file the user picks.
+
+The file is written by the engine at the user's explicit request; nothing is exported
+automatically, and the engine records each export in the audit log.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QFileDialog, QWidget
+
+from app.workers import EngineRunner
+
+CONVERSATION_FORMATS = {"md": "Markdown (*.md)", "pdf": "PDF (*.pdf)"}
+PATIENT_FORMATS = {"pdf": "PDF (*.pdf)", "md": "Markdown (*.md)", "json": "JSON (*.json)"}
+
+
+def format_for(path: str, selected_filter: str, formats: dict[str, str]) -> tuple[str, str]:
+    """The format from the file suffix, else from the chosen filter; the path gets the suffix."""
+    suffix = Path(path).suffix.lower().lstrip(".")
+    if suffix in formats:
+        return path, suffix
+    fmt = next((f for f, label in formats.items() if label == selected_filter), next(iter(formats)))
+    return f"{path}.{fmt}", fmt
+
+
+def _ask_path(parent: QWidget, title: str, suggested: str, formats: dict[str, str]) -> tuple[str, str] | None:
+    path, chosen = QFileDialog.getSaveFileName(parent, title, suggested, ";;".join(formats.values()))
+    return format_for(path, chosen, formats) if path else None
+
+
+def export_conversation(parent: QWidget, runner: EngineRunner, engine, session_id: object, *,
+                        path: str | None = None, fmt: str | None = None,
+                        done: Callable[[str], None] | None = None) -> None:
+    if path is None:
+        picked = _ask_path(parent, QCoreApplication.translate("Export", "Export conversation"), "conversation.md",
+                           CONVERSATION_FORMATS)
+        if picked is None:
+            return
+        path, fmt = picked
+    runner.call(parent, engine.export_conversation, session_id, path, fmt=fmt or "md",
+                on_result=lambda _r: done(path) if done else None)
+
+
+def export_patient(parent: QWidget, runner: EngineRunner, engine, patient_id: object, *,
+                   path: str | None = None, fmt: str | None = None,
+                   done: Callable[[str], None] | None = None) -> None:
+    if path is None:
+        picked = _ask_path(parent, QCoreApplication.translate("Export", "Export patient record"), "patient.pdf",
+                           PATIENT_FORMATS)
+        if picked is None:
+            return
+        path, fmt = picked
+    runner.call(parent, engine.export_patient, patient_id, path, fmt=fmt or "json",
+                on_result=lambda _r: done(path) if done else None)

@@ -1,0 +1,126 @@
+"""`chartside` (no command) opens the app; `chartside --screenshot FILE.png` photographs it.
+
+Start-up does only cheap work before the window shows: the font, the translator and an
+`Engine` whose services load lazily. Checking the store and the device, loading models
+and indexes all happen in workers after the window is up.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+
+from PySide6.QtCore import QObject, Qt, QtMsgType, qInstallMessageHandler
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from app.fonts import apply_ui_font
+from app.i18n import UiLanguage
+from app.main_window import MainWindow
+from app.workers import EngineRunner
+from engine.errors import ConfigError
+from engine.settings import Settings, load_settings
+
+log = logging.getLogger(__name__)
+SHUTDOWN_WAIT_MS = 15_000
+# Harmless notices of Qt's offscreen platform (screenshots, tests) that would drown real warnings.
+QUIET_QT_MESSAGES = ("This plugin does not support propagateSizeHints()", "This plugin does not support raise()")
+
+
+def _qt_message(kind: QtMsgType, _context, message: str) -> None:
+    if any(message.startswith(quiet) for quiet in QUIET_QT_MESSAGES):
+        return
+    level = logging.DEBUG if kind == QtMsgType.QtDebugMsg else logging.WARNING
+    logging.getLogger("qt").log(level, "%s", message)
+
+
+def application() -> QApplication:
+    """The QApplication (created once), with the CJK font applied."""
+    app = QApplication.instance()
+    if app is None:
+        qInstallMessageHandler(_qt_message)
+        QApplication.setHighDpiScaleFactorRoundingPolicy(Qt.HighDpiScaleFactorRoundingPolicy.PassThrough)
+        app = QApplication(sys.argv[:1])
+        app.setApplicationName("Chartside")
+        app.setOrganizationName("Chartside")
+        family = apply_ui_font(app)
+        if family is None:
+            log.warning("no CJK font found: Korean text may not render")
+    return app
+
+
+class Shell(QObject):
+    """Owns the engine, the worker runner and the current main window; rebuilds the window
+    when the UI language changes (keeping the store unlocked and the patient selected)."""
+
+    def __init__(self, engine, language: UiLanguage, parent: QObject | None = None):
+        super().__init__(parent)
+        self.engine = engine
+        self.language = language
+        # Not parented to the shell: windows and panels hold it, so it lives as long as
+        # anything that can still start a call.
+        self.runner = EngineRunner()
+        self.window: MainWindow | None = None
+
+    def open_window(self) -> MainWindow:
+        window = MainWindow(self.engine, self.runner)
+        window.language_changed.connect(self.change_language)
+        self.window = window
+        window.show()
+        window.start()
+        return window
+
+    def change_language(self, language: str) -> None:
+        if language == self.language.language:
+            return
+        self.language.set(language)
+        old = self.window
+        patient = old.workspace.current_patient() if old and old.workspace else None
+        geometry = old.saveGeometry() if old else None
+        if old is not None:
+            old.language_changed.disconnect(self.change_language)
+            old.idle.stop()
+            old.hide()
+            old.deleteLater()
+        window = self.open_window()
+        if geometry is not None:
+            window.restoreGeometry(geometry)
+        if patient is not None and window.workspace is not None:
+            window.workspace.patients.reload(select_id=patient["id"])
+
+    def shutdown(self) -> None:
+        """Stop a running turn, then close the engine on its own worker thread."""
+        self.engine.cancel()
+        self.runner.call(self, self.engine.close)
+        self.runner.wait(SHUTDOWN_WAIT_MS)
+
+
+def _settings_or_defaults() -> tuple[Settings, str | None]:
+    try:
+        return load_settings(), None
+    except ConfigError as exc:
+        return Settings(), exc.user_message
+
+
+def run_app(screenshot: str | None = None) -> int:
+    """Open the desktop app (blocking until it closes), or save a screenshot and exit."""
+    if screenshot and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    app = application()
+    settings, settings_problem = _settings_or_defaults()
+    language = UiLanguage(app)
+    language.set(settings.ui.language)
+    if screenshot:
+        from app.screenshot import save_demo_screenshot
+
+        return save_demo_screenshot(screenshot, settings.ui.language)
+    from engine.facade import Engine
+
+    shell = Shell(Engine(settings), language)
+    window = shell.open_window()
+    if settings_problem:
+        QMessageBox.warning(window, "Chartside", settings_problem)
+    try:
+        return app.exec()
+    finally:
+        shell.shutdown()

@@ -1,0 +1,249 @@
+"""The main window: the unlock page while locked, the workspace while unlocked.
+
+Locking (on demand, or after the idle minutes of the settings) stops a running turn,
+destroys the workspace with every patient-related widget in it, clears an answer the
+user copied from the clipboard, and closes the store in the engine.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import QLabel, QMainWindow, QStackedWidget, QWidget
+
+from app import export
+from app.idle import IdleWatcher
+from app.unlock_page import UnlockPage
+from app.workers import EngineRunner
+from app.workspace import Workspace
+from engine.settings import Settings
+
+if TYPE_CHECKING:
+    from app.dialogs.about import AboutDialog
+    from app.dialogs.knowledge import KnowledgeBaseDialog
+    from app.dialogs.settings import SettingsDialog
+
+# After the store check, so the unlock page is usable first. Asking for the device and the
+# knowledge-base state loads llama.cpp, torch and the embedding model in the background;
+# importing those holds Python's GIL for up to a few hundred ms at a time, which is better
+# spent while the user types the passphrase than during the first answer.
+SERVICES_CHECK_DELAY_MS = 800
+
+
+class MainWindow(QMainWindow):
+    language_changed = Signal(str)
+    locked = Signal()
+
+    def __init__(self, engine, runner: EngineRunner, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("mainWindow")
+        self.setWindowTitle("Chartside")
+        self.resize(1320, 820)
+        self.engine, self.runner = engine, runner
+        self.workspace: Workspace | None = None
+        self.settings_dialog: "SettingsDialog | None" = None
+        self.knowledge_dialog: "KnowledgeBaseDialog | None" = None
+        self.about_dialog: "AboutDialog | None" = None
+        self._services_timer = QTimer(self, singleShot=True, interval=SERVICES_CHECK_DELAY_MS)
+        self._services_timer.timeout.connect(self.refresh_services)
+        self.last_export: str | None = None
+
+        self.stack = QStackedWidget(objectName="mainStack")
+        self.unlock_page = UnlockPage(engine, runner)
+        self.stack.addWidget(self.unlock_page)
+        self.setCentralWidget(self.stack)
+        self.unlock_page.unlocked.connect(self.show_workspace)
+
+        self.device_label = QLabel(objectName="deviceLabel")
+        self.knowledge_label = QLabel(objectName="knowledgeLabel")
+        self.busy_label = QLabel(objectName="busyLabel")
+        self.statusBar().addPermanentWidget(self.busy_label)
+        self.statusBar().addPermanentWidget(self.knowledge_label)
+        self.statusBar().addPermanentWidget(self.device_label)
+        self.services_ready = False
+        self.runner.busy_changed.connect(self._busy_changed)
+
+        self._build_menus()
+        self.idle = IdleWatcher(engine.settings.vault.idle_lock_minutes, self)
+        self.idle.idle.connect(self.lock)
+        self._update_actions()
+
+    # -- menus -----------------------------------------------------------------------------
+    def _action(self, text: str, name: str, slot, shortcut: str | None = None) -> QAction:
+        action = QAction(text, self, objectName=name)
+        if shortcut:
+            action.setShortcut(QKeySequence(shortcut))
+        action.triggered.connect(slot)
+        return action
+
+    def _build_menus(self) -> None:
+        self.lock_action = self._action(self.tr("Lock now"), "lockAction", self.lock, "Ctrl+L")
+        self.export_conversation_action = self._action(self.tr("Export conversation…"), "exportConversation",
+                                                       lambda: self.export_conversation())
+        self.export_patient_action = self._action(self.tr("Export patient record…"), "exportPatient",
+                                                  lambda: self.export_patient())
+        self.quit_action = self._action(self.tr("Quit"), "quitAction", self.close, "Ctrl+Q")
+        self.settings_action = self._action(self.tr("Settings…"), "settingsAction", self.open_settings, "Ctrl+,")
+        self.knowledge_action = self._action(self.tr("Knowledge base…"), "knowledgeAction", self.open_knowledge)
+        self.about_action = self._action(self.tr("About Chartside"), "aboutAction", self.open_about)
+        file_menu = self.menuBar().addMenu(self.tr("&File"))
+        for action in (self.export_conversation_action, self.export_patient_action):
+            file_menu.addAction(action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.lock_action)
+        file_menu.addAction(self.quit_action)
+        tools = self.menuBar().addMenu(self.tr("&Tools"))
+        tools.addAction(self.knowledge_action)
+        tools.addAction(self.settings_action)
+        help_menu = self.menuBar().addMenu(self.tr("&Help"))
+        help_menu.addAction(self.about_action)
+        toolbar = self.addToolBar(self.tr("Main"))
+        toolbar.setObjectName("mainToolbar")
+        toolbar.setMovable(False)
+        for action in (self.lock_action, self.export_conversation_action, self.knowledge_action, self.settings_action):
+            toolbar.addAction(action)
+
+    def _update_actions(self) -> None:
+        unlocked = self.workspace is not None
+        for action in (self.lock_action, self.export_conversation_action, self.export_patient_action):
+            action.setEnabled(unlocked)
+
+    # -- start-up --------------------------------------------------------------------------
+    def start(self) -> None:
+        """Ask the engine (in workers) whether a store exists and what device runs."""
+        if self.engine.is_locked:
+            self.unlock_page.check_vault()
+        else:
+            self.show_workspace()
+        self._services_timer.start()
+
+    def refresh_services(self) -> None:
+        """Device and knowledge-base state for the status bar (and a warm start for both)."""
+        self.refresh_device()
+        self.refresh_knowledge_state()
+
+    def refresh_device(self) -> None:
+        self.runner.call(self, self.engine.device_info, on_result=self._show_device, lane="background",
+                         on_error=lambda _exc: self.device_label.setText(self.tr("Model: unavailable")))
+
+    def refresh_knowledge_state(self) -> None:
+        self.runner.call(self, self.engine.kb_stats, on_result=self._show_knowledge_state, lane="background",
+                         on_error=self._knowledge_state_failed)
+
+    def _show_knowledge_state(self, stats: dict) -> None:
+        self.services_ready = True
+        if stats.get("ready", True):
+            self.knowledge_label.setText(self.tr("Knowledge base: ready"))
+        else:
+            self.knowledge_label.setText(self.tr("Knowledge base: not built (Tools → Knowledge base)"))
+
+    def _knowledge_state_failed(self, exc: BaseException) -> None:
+        from app.errors import user_message
+
+        self.services_ready = True
+        self.knowledge_label.setText(user_message(exc))
+
+    def _show_device(self, info: dict) -> None:
+        supported = info.get("gpu_offload_supported", info.get("gpu_offload"))
+        layers = int(info.get("n_gpu_layers") or 0)
+        where = self.tr("GPU (%1 layers)").replace("%1", self.tr("all") if layers < 0 else str(layers)) \
+            if supported and layers else self.tr("CPU")
+        self.device_label.setText(self.tr("Model: %1 · %2").replace("%1", str(info.get("model", "?")))
+                                  .replace("%2", where))
+
+    def _busy_changed(self, count: int) -> None:
+        self.busy_label.setText(self.tr("Working…") if count else "")
+
+    # -- lock and unlock -----------------------------------------------------------------------
+    def show_workspace(self) -> None:
+        if self.workspace is not None:
+            return
+        self.workspace = Workspace(self.engine, self.runner)
+        self.stack.addWidget(self.workspace)
+        self.stack.setCurrentWidget(self.workspace)
+        self.workspace.start()
+        self.idle.touch()
+        self._update_actions()
+
+    def lock(self) -> None:
+        """Hide and destroy every patient-related widget now; close the store after."""
+        workspace = self.workspace
+        if workspace is None:
+            return
+        if workspace.chat.running:
+            workspace.chat.stop()
+        self._clear_copied_answer(workspace)
+        for dialog in (self.settings_dialog, self.knowledge_dialog):
+            if dialog is not None:
+                dialog.close()
+        self.workspace = None
+        self.stack.setCurrentWidget(self.unlock_page)
+        self.stack.removeWidget(workspace)
+        workspace.deleteLater()
+        self.unlock_page.set_mode(create=False)
+        self._update_actions()
+        self.runner.call(self, self.engine.lock, on_result=lambda _r: self.locked.emit())
+
+    def _clear_copied_answer(self, workspace: Workspace) -> None:
+        clipboard = QGuiApplication.clipboard()
+        copied = clipboard.text()
+        if copied and any(copied == view.text for view in workspace.chat.turn_views()):
+            clipboard.clear()
+
+    # -- dialogs ---------------------------------------------------------------------------
+    def open_settings(self) -> None:
+        from app.dialogs.settings import SettingsDialog
+
+        self.settings_dialog = SettingsDialog(self.engine, self.runner, self)
+        self.settings_dialog.applied.connect(self.apply_settings)
+        self.settings_dialog.open()
+
+    def apply_settings(self, new: Settings) -> None:
+        self.idle.set_minutes(new.vault.idle_lock_minutes)
+        self.refresh_device()
+        self.language_changed.emit(new.ui.language)
+
+    def open_knowledge(self) -> None:
+        from app.dialogs.knowledge import KnowledgeBaseDialog
+
+        if self.knowledge_dialog is None:
+            self.knowledge_dialog = KnowledgeBaseDialog(self.engine, self.runner, self)
+        else:
+            self.knowledge_dialog.refresh()
+        self.knowledge_dialog.show()
+        self.knowledge_dialog.raise_()
+
+    def open_about(self) -> None:
+        from app.dialogs.about import AboutDialog
+
+        self.about_dialog = AboutDialog(self)
+        self.about_dialog.open()
+
+    # -- export ----------------------------------------------------------------------------
+    def export_conversation(self, path: str | None = None, fmt: str | None = None) -> None:
+        session = self.workspace.current_session() if self.workspace else None
+        if session is None:
+            self.statusBar().showMessage(self.tr("Select a conversation to export."), 5000)
+            return
+        export.export_conversation(self, self.runner, self.engine, session["id"], path=path, fmt=fmt,
+                                   done=self._exported)
+
+    def export_patient(self, path: str | None = None, fmt: str | None = None) -> None:
+        patient = self.workspace.current_patient() if self.workspace else None
+        if patient is None:
+            self.statusBar().showMessage(self.tr("Select a patient to export."), 5000)
+            return
+        export.export_patient(self, self.runner, self.engine, patient["id"], path=path, fmt=fmt, done=self._exported)
+
+    def _exported(self, path: str) -> None:
+        self.last_export = path
+        self.statusBar().showMessage(self.tr("Saved %1").replace("%1", path), 8000)
+
+    # -- shutdown --------------------------------------------------------------------------
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802  (Qt override)
+        self.idle.stop()
+        if self.workspace is not None:
+            self.lock()
+        event.accept()

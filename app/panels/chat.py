@@ -1,0 +1,429 @@
+"""The conversation: streamed answers with alerts above them, citations, stop and copy.
+
+A turn runs `engine.ask(...)` in the serial worker lane. Events arrive as signals in
+order: Status → NodeStarted/NodeFinished → Alerts (before any token) → Sources → Token… →
+Done(result). Tokens are buffered and the answer is re-rendered as Markdown at most every
+`RENDER_INTERVAL_MS`, so a fast model cannot flood the event loop.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication, QInputMethodEvent, QKeyEvent
+from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QScrollArea, QSizePolicy,
+                               QVBoxLayout, QWidget)
+
+from app.citations import citation_number, link_citations
+from app.errors import show_error, user_message
+from app.workers import EngineRunner
+from engine.events import Alerts, Done, Event, NodeStarted, Sources, Status, Token
+
+RENDER_INTERVAL_MS = 50
+EMERGENCY_KINDS = {"emergency", "triage", "red_flag"}
+ALERT_STYLES = {
+    "emergency": "background: #ffebee; border: 2px solid #c62828; color: #b71c1c;",
+    "caution": "background: #fff8e1; border: 2px solid #f9a825; color: #6d4c00;",
+}
+
+
+def alert_level(alert: dict) -> str:
+    kind = str(alert.get("kind", "")).lower()
+    return "emergency" if kind in EMERGENCY_KINDS or alert.get("severity") == "emergency" else "caution"
+
+
+class AlertBanner(QFrame):
+    """One alert: emergencies in red with what to do now, allergy/interaction in amber."""
+
+    def __init__(self, alert: dict, parent: QWidget | None = None):
+        super().__init__(parent)
+        level = alert_level(alert)
+        self.level = level
+        self.setObjectName(f"alert_{level}")
+        self.setStyleSheet(f"QFrame#{self.objectName()} {{ {ALERT_STYLES[level]} border-radius: 6px; }}"
+                           f" QLabel {{ border: none; background: transparent; }}")
+        heading = self.tr("Emergency") if level == "emergency" else self._caution_heading(alert)
+        lines = [f"<b>{_escape(heading)}</b>", _escape(str(alert.get("message", "")))]
+        action = alert.get("action") or alert.get("what_to_do")
+        if not action and level == "emergency":
+            action = self.tr("Call emergency services (119) or go to the nearest emergency department now.")
+        if action:
+            what_now = self.tr("What to do now:")
+            lines.append(f"<b>{_escape(what_now)}</b> {_escape(str(action))}")
+        label = QLabel("<br>".join(line for line in lines if line), wordWrap=True, objectName="alertText")
+        label.setTextFormat(Qt.TextFormat.RichText)
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 8, 10, 8)
+        layout.addWidget(label)
+        self.text = label.text()
+
+    def _caution_heading(self, alert: dict) -> str:
+        kind = str(alert.get("kind", "")).lower()
+        if "allerg" in kind:
+            return self.tr("Allergy")
+        if "interaction" in kind:
+            return self.tr("Drug interaction")
+        if "contraindication" in kind:
+            return self.tr("Contraindication")
+        return self.tr("Caution")
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+class TurnView(QFrame):
+    """One question and its answer."""
+
+    citation_clicked = Signal(int)
+    activated = Signal(dict)   # the finished turn, to show its sources and trace again
+
+    def __init__(self, question: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("turnView")
+        self.question = QLabel(question, wordWrap=True, objectName="question")
+        self.question.setTextFormat(Qt.TextFormat.PlainText)
+        self.question.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.question.setStyleSheet("background: #e3f2fd; border-radius: 8px; padding: 8px;")
+        self.alerts_box = QVBoxLayout()
+        self.alerts_box.setSpacing(6)
+        self.answer = QLabel(wordWrap=True, objectName="answer")
+        self.answer.setTextFormat(Qt.TextFormat.MarkdownText)
+        self.answer.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
+        self.answer.setOpenExternalLinks(False)
+        self.answer.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        self.answer.linkActivated.connect(self._link)
+        self.status = QLabel(objectName="turnStatus")
+        self.status.setStyleSheet("color: #616161;")
+        self.copy_button = QPushButton(self.tr("Copy"), objectName="copyAnswer")
+        self.copy_button.setEnabled(False)
+        self.copy_button.clicked.connect(self.copy)
+
+        footer = QHBoxLayout()
+        footer.addWidget(self.status, 1)
+        footer.addWidget(self.copy_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 8, 4, 8)
+        layout.addWidget(self.question)
+        layout.addLayout(self.alerts_box)
+        layout.addWidget(self.answer)
+        layout.addLayout(footer)
+
+        self.text = ""
+        self.result: dict | None = None
+        self.alerts: list[dict] = []
+        self.sources: list[dict] = []
+        self._dirty = False
+        self._timer = QTimer(self, interval=RENDER_INTERVAL_MS)
+        self._timer.timeout.connect(self._render_if_dirty)
+
+    # -- streaming -------------------------------------------------------------------------
+    def set_alerts(self, alerts: list[dict]) -> None:
+        self.alerts = list(alerts)
+        while self.alerts_box.count():
+            widget = self.alerts_box.takeAt(0).widget()
+            if widget is not None:
+                widget.deleteLater()
+        ordered = sorted(self.alerts, key=lambda a: 0 if alert_level(a) == "emergency" else 1)
+        for alert in ordered:
+            self.alerts_box.addWidget(AlertBanner(alert, self))
+
+    def set_sources(self, sources: list[dict]) -> None:
+        self.sources = list(sources)
+        self._dirty = True
+
+    def append(self, piece: str) -> None:
+        self.text += piece
+        self._dirty = True
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def _render_if_dirty(self) -> None:
+        if self._dirty:
+            self.render()
+
+    def render(self) -> None:
+        self._dirty = False
+        self.answer.setText(link_citations(self.text, len(self.sources)))
+
+    def finish(self, result: dict) -> None:
+        self._timer.stop()
+        self.result = result
+        self.text = str(result.get("answer") or self.text)
+        self.sources = list(result.get("sources") or self.sources)
+        if result.get("alerts") is not None and result.get("alerts") != self.alerts:
+            self.set_alerts(result.get("alerts") or [])
+        self.render()
+        trace = result.get("trace") or {}
+        notes = []
+        if trace.get("cancelled"):
+            notes.append(self.tr("Stopped."))
+        if trace.get("cache_hit"):
+            notes.append(self.tr("From the answer cache."))
+        self.status.setText(" ".join(notes))
+        self.copy_button.setEnabled(bool(self.text))
+
+    def fail(self, message: str) -> None:
+        self._timer.stop()
+        self.render()
+        self.status.setText(message)
+        self.status.setStyleSheet("color: #c62828;")
+        self.copy_button.setEnabled(bool(self.text))
+
+    def copy(self) -> None:
+        QGuiApplication.clipboard().setText(self.text)
+
+    def _link(self, url: str) -> None:
+        number = citation_number(url)
+        if number is not None:
+            if self.result is not None:
+                self.activated.emit(self.result)
+            self.citation_clicked.emit(number)
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802  (Qt override)
+        if self.result is not None:
+            self.activated.emit(self.result)
+        super().mousePressEvent(event)
+
+
+class Composer(QPlainTextEdit):
+    """Enter sends, Shift+Enter adds a line; Enter while a Hangul syllable is still being
+    composed belongs to the input method, not to us."""
+
+    submitted = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("composer")
+        self.setAttribute(Qt.WidgetAttribute.WA_InputMethodEnabled, True)
+        self.setTabChangesFocus(True)
+        self._composing = False
+
+    def inputMethodEvent(self, event: QInputMethodEvent) -> None:  # noqa: N802  (Qt override)
+        self._composing = bool(event.preeditString())
+        super().inputMethodEvent(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802  (Qt override)
+        enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+        if enter and not self._composing and not event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+            text = self.toPlainText().strip()
+            if text:
+                self.submitted.emit(text)
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+
+class ChatPanel(QWidget):
+    turn_started = Signal()
+    turn_event = Signal(object)      # every engine event, for the trace panel
+    sources_received = Signal(list)
+    turn_finished = Signal(dict)     # the Done result
+    citation_clicked = Signal(int)
+    turn_activated = Signal(dict)
+    busy_changed = Signal(bool)
+
+    def __init__(self, engine, runner: EngineRunner, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("chatPanel")
+        self._engine, self._runner = engine, runner
+        self.patient_id: object = None
+        self.session_id: object = None
+        self.mode: str | None = None
+        self._turn: TurnView | None = None
+        self._stop = threading.Event()
+        self._running = False
+        self._history_request = 0
+
+        self.header = QLabel(objectName="chatHeader")
+        self.header.setStyleSheet("font-weight: 600; padding: 4px;")
+        self.transcript = QWidget(objectName="transcript")
+        self.turns = QVBoxLayout(self.transcript)
+        self.turns.addStretch(1)
+        self.scroll = QScrollArea(objectName="transcriptScroll", widgetResizable=True)
+        self.scroll.setWidget(self.transcript)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.placeholder = QLabel(wordWrap=True, objectName="chatPlaceholder", alignment=Qt.AlignmentFlag.AlignCenter)
+        self.placeholder.setStyleSheet("color: #757575; padding: 24px;")
+        self.turns.insertWidget(0, self.placeholder)
+        self.status = QLabel(objectName="chatStatus")
+        self.status.setStyleSheet("color: #455a64;")
+        self.composer = Composer()
+        self.composer.setPlaceholderText(self.tr("Ask a question (Korean or English). Enter sends, Shift+Enter adds a line."))
+        self.composer.setFixedHeight(84)
+        self.send_button = QPushButton(self.tr("Send"), objectName="sendButton")
+        self.stop_button = QPushButton(self.tr("Stop"), objectName="stopButton")
+        self.stop_button.setEnabled(False)
+        self.stop_button.setStyleSheet("QPushButton:enabled { color: #c62828; font-weight: 600; }")
+
+        actions = QVBoxLayout()
+        actions.addWidget(self.send_button)
+        actions.addWidget(self.stop_button)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.composer, 1)
+        bottom.addLayout(actions)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.header)
+        layout.addWidget(self.scroll, 1)
+        layout.addWidget(self.status)
+        layout.addLayout(bottom)
+
+        self._scroll_timer = QTimer(self, singleShot=True, interval=0)
+        self._scroll_timer.timeout.connect(self._scroll_bottom)
+        self.composer.submitted.connect(self.send)
+        self.send_button.clicked.connect(lambda: self.send(self.composer.toPlainText().strip()))
+        self.stop_button.clicked.connect(self.stop)
+        self.set_context(None, None)
+
+    # -- context ---------------------------------------------------------------------------
+    @property
+    def running(self) -> bool:
+        return self._running
+
+    def set_context(self, patient: dict | None, session: dict | None) -> None:
+        """Show the conversation of `session` (or a fresh general conversation)."""
+        if self._running:
+            self.stop()
+        self.patient_id = (patient or {}).get("id")
+        self.session_id = (session or {}).get("id")
+        if patient is None:
+            self.header.setText(self.tr("General question (no patient selected, nothing is saved)"))
+        else:
+            self.header.setText(self.tr("Patient: %1").replace("%1", patient["name"]))
+        self.clear()
+        if session is not None:
+            self._history_request += 1
+            request = self._history_request
+            self._runner.call(self, self._engine.session_turns, session["id"],
+                              on_result=lambda turns: self._show_history(request, turns))
+
+    def rename_header(self, patient: dict) -> None:
+        if patient.get("id") == self.patient_id:
+            self.header.setText(self.tr("Patient: %1").replace("%1", patient["name"]))
+
+    def clear(self) -> None:
+        while self.turns.count() > 2:
+            widget = self.turns.takeAt(1).widget()
+            if widget is not None:
+                widget.deleteLater()
+        self._turn = None
+        self.placeholder.setText(self.tr(
+            "Chartside answers from the local knowledge base and shows its sources. "
+            "It does not replace a clinical assessment."))
+        self.placeholder.show()
+
+    def _show_history(self, request: int, turns: list[dict]) -> None:
+        if request != self._history_request:
+            return
+        for turn in turns:
+            view = self._add_turn(turn.get("user", ""))
+            view.set_alerts(turn.get("alerts") or [])
+            view.finish(turn)
+        if turns:
+            self.turn_activated.emit(turns[-1])
+        self._scroll_to_end()
+
+    def _add_turn(self, question: str) -> TurnView:
+        self.placeholder.hide()
+        view = TurnView(question)
+        view.citation_clicked.connect(self.citation_clicked)
+        view.activated.connect(self.turn_activated)
+        self.turns.insertWidget(self.turns.count() - 1, view)
+        return view
+
+    def turn_views(self) -> list[TurnView]:
+        views = []
+        for index in range(self.turns.count()):
+            widget = self.turns.itemAt(index).widget()
+            if isinstance(widget, TurnView):
+                views.append(widget)
+        return views
+
+    def _scroll_to_end(self) -> None:
+        """After layout has caught up (a timer owned by the panel dies with it)."""
+        self._scroll_timer.start()
+
+    def _scroll_bottom(self) -> None:
+        bar = self.scroll.verticalScrollBar()
+        bar.setValue(bar.maximum())
+
+    # -- a turn ----------------------------------------------------------------------------
+    def send(self, text: str) -> None:
+        if not text or self._running:
+            return
+        self.composer.clear()
+        self._turn = self._add_turn(text)
+        self._turn.status.setText(self.tr("Working…"))
+        self._set_running(True)
+        self._stop.clear()
+        self.turn_started.emit()
+        kwargs = {key: value for key, value in (("patient_id", self.patient_id), ("session_id", self.session_id),
+                                                ("mode", self.mode)) if value is not None}
+        self._runner.stream(self, _turn_events, self._engine, text, kwargs, self._stop, on_event=self._on_event,
+                            on_error=self._on_error, on_finished=self._on_finished)
+        self._scroll_to_end()
+
+    def stop(self) -> None:
+        """Stop the running turn before its next token; what was streamed stays."""
+        if not self._running:
+            return
+        self._stop.set()
+        self._engine.cancel()
+        self.stop_button.setEnabled(False)
+        self.status.setText(self.tr("Stopping…"))
+
+    def _on_event(self, event: Event) -> None:
+        turn = self._turn
+        if turn is None:
+            return
+        if isinstance(event, Token):
+            turn.append(event.text)
+            return
+        self.turn_event.emit(event)
+        if isinstance(event, Status):
+            self.status.setText(self._status_text(event.message))
+        elif isinstance(event, NodeStarted):
+            self.status.setText(self.tr("Step: %1").replace("%1", event.node.replace("_", " ")))
+        elif isinstance(event, Alerts):
+            turn.set_alerts(event.alerts)
+        elif isinstance(event, Sources):
+            turn.set_sources(event.sources)
+            self.sources_received.emit(list(event.sources))
+        elif isinstance(event, Done):
+            turn.finish(event.result)
+            self.turn_finished.emit(event.result)
+            self._scroll_to_end()
+
+    def _status_text(self, message: str) -> str:
+        known = {"Loading the language model…": self.tr("Loading the language model…"),
+                 "Preparing the answer…": self.tr("Preparing the answer…")}
+        return known.get(message, message)
+
+    def _on_error(self, exc: BaseException) -> None:
+        if self._turn is not None:
+            self._turn.fail(user_message(exc))
+        show_error(self.window(), exc)
+
+    def _on_finished(self) -> None:
+        self._set_running(False)
+        self.status.clear()
+        if self._turn is not None and self._turn.status.text() == self.tr("Working…"):
+            self._turn.status.clear()
+
+    def _set_running(self, running: bool) -> None:
+        self._running = running
+        self.send_button.setEnabled(not running)
+        self.stop_button.setEnabled(running)
+        self.busy_changed.emit(running)
+
+
+def _turn_events(engine, text: str, kwargs: dict, stop: threading.Event):
+    """Runs in the worker: forwards the engine's events and re-sends a stop request after
+    each one, because a stop pressed before the turn began would otherwise be lost."""
+    for event in engine.ask(text, **kwargs):
+        if stop.is_set():
+            engine.cancel()
+        yield event

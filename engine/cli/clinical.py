@@ -1,0 +1,40 @@
+"""`chartside clinical build-pack | status`: the MedCAT concept pack behind `extract`."""
+
+from __future__ import annotations
+
+import json
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("clinical", help="build or inspect the clinical concept pack (MedCAT)")
+    commands = parser.add_subparsers(dest="clinical_command", metavar="COMMAND", required=True)
+    build = commands.add_parser("build-pack", help="build the pack from ../shared/data/concepts.tsv and resources/clinical")
+    build.add_argument("--force", action="store_true", help="rebuild even when the pack is up to date")
+    build.set_defaults(func=run_build)
+    status = commands.add_parser("status", help="print the pack's manifest and whether it is up to date")
+    status.set_defaults(func=run_status)
+
+
+def run_build(args) -> int:
+    from engine.clinical.pack import build_pack, is_current, pack_dir, read_manifest, reset_loaded_pack
+
+    if not args.force and is_current():
+        print(json.dumps({"built": False, "reason": "up to date", "path": str(pack_dir()), **(read_manifest() or {})}))
+        return 0
+    manifest = build_pack()
+    reset_loaded_pack()
+    print(json.dumps({"built": True, "path": str(pack_dir()), **manifest}))
+    return 0
+
+
+def run_status(args) -> int:
+    from engine.clinical.lexicon import korean_term_count
+    from engine.clinical.pack import concepts_path, inputs_hash, pack_dir, read_manifest
+
+    manifest = read_manifest()
+    current = None
+    if manifest is not None and concepts_path().exists():
+        current = manifest.get("inputs_sha256") == inputs_hash()
+    print(json.dumps({"path": str(pack_dir()), "present": manifest is not None, "up_to_date": current,
+                      "korean_names_in_lexicon": korean_term_count(), "manifest": manifest}, ensure_ascii=False))
+    return 0

@@ -1,0 +1,233 @@
+"""Deterministic allergy, interaction and contraindication alerts from drug classes.
+
+`conflicts(profile, slots)` compares the medicines, allergies and conditions of a stored
+profile with those in a new message (both in the slot JSON shape). An alert is raised
+when at least one side of the pair is new, so a newly reported pregnancy also checks the
+medicines already on file.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from engine.clinical.lexicon import lexicon_dir, read_rows
+from engine.clinical.text import has_hangul
+
+_DOSAGE_WORDS = re.compile(
+    r"\s+(?:injection|oral|topical|tablets?|capsules?|extended-release|er|xr|sr|cr|inhalation|solution|suspension|\d.*)$",
+    re.IGNORECASE | re.ASCII,
+)
+
+
+@dataclass(frozen=True)
+class DrugClass:
+    id: str
+    label_en: str
+    label_ko: str
+    allergy_relevant: bool
+    cross_reactive: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Rule:
+    a: str
+    b: str
+    message_en: str
+    message_ko: str
+
+
+@dataclass
+class Knowledge:
+    classes: dict[str, DrugClass] = field(default_factory=dict)
+    drug_classes: dict[str, set[str]] = field(default_factory=dict)
+    interactions: list[Rule] = field(default_factory=list)
+    contraindications: list[tuple[str, set[str], str, str]] = field(default_factory=list)
+
+
+@lru_cache(maxsize=2)
+def load_knowledge(directory: Path | None = None) -> Knowledge:
+    directory = directory or lexicon_dir()
+    knowledge = Knowledge()
+    for class_id, label_en, label_ko, relevant, cross in read_rows(directory / "classes.tsv", 5):
+        knowledge.classes[class_id] = DrugClass(
+            class_id, label_en, label_ko, relevant == "yes", tuple(c for c in cross.split("|") if c and c != "-"))
+    for drug, classes in (row[:2] for row in read_rows(directory / "drug_classes.tsv", 2)):
+        knowledge.drug_classes[drug.lower()] = {c for c in classes.split("|") if c and c != "-"}
+    for a, b, en, ko in (row[:4] for row in read_rows(directory / "interactions.tsv", 4)):
+        knowledge.interactions.append(Rule(a.lower(), b.lower(), en, ko))
+    for drug, conditions, en, ko in (row[:4] for row in read_rows(directory / "contraindications.tsv", 4)):
+        knowledge.contraindications.append((drug.lower(), {c.lower() for c in conditions.split("|")}, en, ko))
+    return knowledge
+
+
+@dataclass(frozen=True)
+class _Entry:
+    name: str
+    display: str
+    new: bool
+
+
+def conflicts(profile: dict | None, slots: dict | None, language: str | None = None) -> list[dict]:
+    """Alerts `{"kind", "drug", "because", "message", "severity"}` for the new message.
+
+    `language` ("ko"/"en") picks the message language; by default Korean when the new
+    message's items were written in Korean.
+    """
+    profile, slots = profile or {}, slots or {}
+    knowledge = load_knowledge()
+    language = language or ("ko" if _written_in_korean(slots) else "en")
+    drugs = _entries(profile, slots, "medications")
+    allergies = _entries(profile, slots, "allergies")
+    conditions = _entries(profile, slots, "conditions") + _entries(profile, slots, "symptoms") + _states(profile, slots)
+    alerts: list[dict] = []
+    alerts += _allergy_alerts(knowledge, drugs, allergies, language)
+    alerts += _interaction_alerts(knowledge, drugs, language)
+    alerts += _contraindication_alerts(knowledge, drugs, conditions, language)
+    return _unique(alerts)
+
+
+def _written_in_korean(slots: dict) -> bool:
+    return any(has_hangul(str(item.get("text", ""))) for key in ("medications", "allergies", "conditions", "symptoms")
+               for item in slots.get(key, []) or [])
+
+
+def _entries(profile: dict, slots: dict, key: str) -> list[_Entry]:
+    entries = []
+    for source, new in ((profile, False), (slots, True)):
+        for item in source.get(key, []) or []:
+            if isinstance(item, str):
+                item = {"name": item}
+            if item.get("negated") or not item.get("name"):
+                continue
+            entries.append(_Entry(_normalise(item["name"]), item["name"], new))
+    return entries
+
+
+def _states(profile: dict, slots: dict) -> list[_Entry]:
+    """Pregnancy, breastfeeding and childhood from the demographics, as condition names."""
+    entries = []
+    for source, new in ((profile, False), (slots, True)):
+        demographics = source.get("demographics") or {}
+        if demographics.get("pregnant") is True:
+            entries.append(_Entry("pregnancy", "pregnancy", new))
+        if demographics.get("breastfeeding") is True:
+            entries.append(_Entry("breastfeeding", "breastfeeding", new))
+        age, group = demographics.get("age"), demographics.get("age_group")
+        if (isinstance(age, int) and age < 18) or group in {"infant", "child", "adolescent"}:
+            entries.append(_Entry("child", "child", new))
+        if (isinstance(age, int) and age < 2) or group == "infant":
+            entries.append(_Entry("infant", "infant", new))
+    return entries
+
+
+def _normalise(name: str) -> str:
+    lowered = name.strip().lower()
+    return _DOSAGE_WORDS.sub("", lowered).strip() or lowered
+
+
+def classes_of(knowledge: Knowledge, name: str) -> set[str]:
+    if name in knowledge.drug_classes:
+        return knowledge.drug_classes[name]
+    stripped = _normalise(name)
+    if stripped in knowledge.drug_classes:
+        return knowledge.drug_classes[stripped]
+    first = stripped.split(" ")[0]
+    return knowledge.drug_classes.get(first, set())
+
+
+def _label(knowledge: Knowledge, class_id: str, language: str) -> str:
+    drug_class = knowledge.classes.get(class_id)
+    if drug_class is None:
+        return class_id
+    return drug_class.label_ko if language == "ko" else drug_class.label_en
+
+
+def _allergy_alerts(knowledge: Knowledge, drugs: list[_Entry], allergies: list[_Entry], language: str) -> list[dict]:
+    alerts = []
+    for drug in drugs:
+        drug_classes = classes_of(knowledge, drug.name)
+        for allergy in allergies:
+            if not (drug.new or allergy.new):
+                continue
+            allergy_classes = classes_of(knowledge, allergy.name)
+            shared = sorted(c for c in drug_classes & allergy_classes if knowledge.classes.get(c, None) and knowledge.classes[c].allergy_relevant)
+            cross = sorted(c for a in allergy_classes if a in knowledge.classes for c in knowledge.classes[a].cross_reactive if c in drug_classes)
+            if drug.name == allergy.name:
+                message = (f"{drug.display}: 이 약에 알레르기가 있다고 하셨습니다. 복용하지 마시고 의사·약사와 상의하세요."
+                           if language == "ko" else
+                           f"{drug.display}: you reported an allergy to this medicine. Do not take it; ask your doctor or pharmacist.")
+                alerts.append(_alert("allergy_conflict", drug, allergy.display, message, "high"))
+            elif shared:
+                label = _label(knowledge, shared[0], language)
+                message = (f"{drug.display}은(는) {label}입니다. {allergy.display} 알레르기가 있으면 같은 계열 약에도 반응할 수 있으니 복용 전 반드시 의사·약사와 상의하세요."
+                           if language == "ko" else
+                           f"{drug.display} belongs to the {label}; with an allergy to {allergy.display} it can cause the same reaction. Check with your doctor or pharmacist before taking it.")
+                alerts.append(_alert("allergy_conflict", drug, f"{allergy.display} ({label})", message, "high"))
+            elif cross:
+                label = _label(knowledge, cross[0], language)
+                message = (f"{drug.display}({label})는 {allergy.display} 알레르기와 교차반응이 드물게 있을 수 있습니다. 의사·약사에게 알레르기 사실을 꼭 알리세요."
+                           if language == "ko" else
+                           f"{drug.display} ({label}) can rarely cross-react with an allergy to {allergy.display}. Tell your doctor or pharmacist about the allergy.")
+                alerts.append(_alert("allergy_conflict", drug, f"{allergy.display} (cross-reactivity)", message, "caution"))
+    return alerts
+
+
+def _matches(knowledge: Knowledge, side: str, name: str, classes: set[str]) -> bool:
+    return side[1:] in classes if side.startswith("@") else side == name
+
+
+def _interaction_alerts(knowledge: Knowledge, drugs: list[_Entry], language: str) -> list[dict]:
+    alerts = []
+    for i, first in enumerate(drugs):
+        for second in drugs[i + 1:]:
+            if first.name == second.name or not (first.new or second.new):
+                continue
+            first_classes, second_classes = classes_of(knowledge, first.name), classes_of(knowledge, second.name)
+            for rule in knowledge.interactions:
+                forward = _matches(knowledge, rule.a, first.name, first_classes) and _matches(knowledge, rule.b, second.name, second_classes)
+                backward = _matches(knowledge, rule.a, second.name, second_classes) and _matches(knowledge, rule.b, first.name, first_classes)
+                if forward or backward:
+                    drug, other = (first, second) if first.new else (second, first)
+                    message = rule.message_ko if language == "ko" else rule.message_en
+                    alerts.append(_alert("interaction", drug, other.display, message, "high"))
+                    break
+    return alerts
+
+
+def _contraindication_alerts(knowledge: Knowledge, drugs: list[_Entry], conditions: list[_Entry], language: str) -> list[dict]:
+    alerts = []
+    for drug in drugs:
+        drug_classes = classes_of(knowledge, drug.name)
+        for side, condition_names, message_en, message_ko in knowledge.contraindications:
+            if not _matches(knowledge, side, drug.name, drug_classes):
+                continue
+            for condition in conditions:
+                if condition.name in condition_names and (drug.new or condition.new):
+                    because = _condition_label(condition.display, language)
+                    alerts.append(_alert("contraindication", drug, because, message_ko if language == "ko" else message_en, "high"))
+                    break
+    return alerts
+
+
+_STATE_LABELS_KO = {"pregnancy": "임신", "breastfeeding": "수유 중", "child": "소아·청소년", "infant": "영유아"}
+
+
+def _condition_label(name: str, language: str) -> str:
+    return _STATE_LABELS_KO.get(name, name) if language == "ko" else name
+
+
+def _alert(kind: str, drug: _Entry, because: str, message: str, severity: str) -> dict:
+    return {"kind": kind, "drug": drug.display, "because": because, "message": message, "severity": severity}
+
+
+def _unique(alerts: list[dict]) -> list[dict]:
+    seen, unique = set(), []
+    for alert in alerts:
+        key = (alert["kind"], alert["drug"].lower(), alert["because"].lower())
+        if key not in seen:
+            seen.add(key)
+            unique.append(alert)
+    return unique

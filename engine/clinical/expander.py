@@ -1,0 +1,49 @@
+"""Cross-lingual query expansion: Korean concept mentions -> English names and synonyms.
+
+The embedding model is English-only, so a Korean query reaches English documents
+through the concepts it names: "당뇨약 먹으면 저혈당 오나요" adds "antidiabetic drugs",
+"hypoglycemia", "low blood sugar", ...
+"""
+
+from __future__ import annotations
+
+from engine.clinical.mentions import find_mentions
+from engine.clinical.negation import apply_negation
+from engine.clinical.pack import ClinicalPack, get_pack
+from engine.clinical.text import has_hangul
+
+
+class KoreanConceptExpander:
+    """`engine.protocols.QueryExpander` for Korean and mixed Korean-English queries."""
+
+    def __init__(self, pack: ClinicalPack | None = None, synonyms_per_concept: int = 3) -> None:
+        self._pack = pack
+        self.synonyms_per_concept = synonyms_per_concept
+
+    @property
+    def pack(self) -> ClinicalPack:
+        if self._pack is None:
+            self._pack = get_pack()
+        return self._pack
+
+    def expand(self, query: str) -> list[str]:
+        """English preferred names and synonyms of the (non-negated) concepts written in
+        Korean in `query`; [] for English-only queries or when nothing is recognised."""
+        if not query or not has_hangul(query):
+            return []
+        mentions = find_mentions(self.pack, query)
+        apply_negation(query, mentions)
+        terms: list[str] = []
+        seen = {word.lower() for word in query.split()}
+        for mention in mentions:
+            if mention.negated or not has_hangul(mention.text):
+                continue
+            concept = self.pack.concept(mention.concept_id)
+            if concept is None:
+                continue
+            for term in [concept.name, *concept.synonyms[: self.synonyms_per_concept]]:
+                key = term.lower()
+                if key not in seen:
+                    seen.add(key)
+                    terms.append(term)
+        return terms

@@ -1,0 +1,109 @@
+"""`extract(text)`: the slot JSON of DESIGN.md from MedCAT mentions plus regular expressions."""
+
+from __future__ import annotations
+
+import re
+
+from engine.clinical.allergies import find_allergies
+from engine.clinical.demographics import find_demographics
+from engine.clinical.dosing import attach_dosing
+from engine.clinical.measurements import find_measurements
+from engine.clinical.mentions import Mention, find_mentions
+from engine.clinical.negation import apply_negation
+from engine.clinical.pack import ClinicalPack, get_pack
+from engine.errors import InputError
+
+SLOT_LISTS = ("conditions", "symptoms", "medications", "allergies", "vitals", "labs")
+_LIST_FOR_SLOT = {"condition": "conditions", "symptom": "symptoms", "medication": "medications"}
+MAX_TEXT_CHARS = 200_000
+
+
+def empty_slots() -> dict:
+    return {
+        "demographics": {"age": None, "age_group": None, "gender": None, "pregnant": None},
+        **{name: [] for name in SLOT_LISTS},
+    }
+
+
+def extract(text: str, pack: ClinicalPack | None = None) -> dict:
+    """Structured clinical facts in `text` (Korean, English or mixed).
+
+    Every list item carries `name` (English canonical), `text` and character
+    `start`/`end`; concept items add `concept_id` and `negated`; vitals and labs add
+    `type`, `value` (or `systolic`/`diastolic`) and `unit`.
+    """
+    if not isinstance(text, str):
+        raise InputError(f"extract() needs text, got {type(text).__name__}")
+    if len(text) > MAX_TEXT_CHARS:
+        raise InputError(f"text is longer than {MAX_TEXT_CHARS} characters")
+    slots = empty_slots()
+    if not text.strip():
+        return slots
+    pack = pack or get_pack()
+    mentions = find_mentions(pack, text)
+    apply_negation(text, mentions)
+    allergies = find_allergies(text, mentions)
+    measurements = find_measurements(text)
+    lab_spans = [(m.start, m.end) for m in measurements if m.kind == "lab"]
+    remaining = [m for i, m in enumerate(mentions) if i not in allergies.consumed and not _inside(m, lab_spans)]
+    remaining = drop_class_before_member(text, remaining)
+
+    slots["demographics"] = find_demographics(text)
+    slots["allergies"] = allergies.items
+    medications = [m for m in remaining if m.slot == "medication"]
+    dosing = attach_dosing(text, [m for m in medications if not m.negated])
+    for mention in remaining:
+        list_name = _LIST_FOR_SLOT.get(mention.slot)
+        if list_name is None:
+            continue
+        item = mention.as_item()
+        if list_name == "medications":
+            item.update(dosing.get(mention.start, {}))
+        slots[list_name].append(item)
+    for measurement in measurements:
+        slots["vitals" if measurement.kind == "vital" else "labs"].append(measurement.item)
+    for list_name in ("conditions", "symptoms", "medications", "allergies"):
+        slots[list_name] = _deduplicate(slots[list_name])
+    return slots
+
+
+def _inside(mention: Mention, spans: list[tuple[int, int]]) -> bool:
+    """A concept named by a lab value ("potassium 5.9", "vitamin D level 12") is the
+    analyte being measured, not a medicine or a symptom."""
+    return any(start <= mention.start and mention.end <= end for start, end in spans)
+
+
+_APPOSITION = re.compile(r"^\s*(?:으로|로|인|은|는|:|\(|중에|중|계열인|계열의|like|such\s+as|called|named|namely)?\s*$", re.IGNORECASE | re.ASCII)
+# Medicine words that name a class or a purpose rather than one drug.
+GENERIC_MEDICATIONS = frozenset({
+    "statins", "nsaids", "anticoagulants", "antiplatelet drugs", "ace inhibitors", "angiotensin receptor blockers",
+    "beta blockers", "calcium channel blockers", "diuretics", "antidepressants", "benzodiazepines",
+    "antidiabetic drugs", "steroids", "cephalosporins", "sulfa drugs", "penicillin", "antibiotics", "antihistamines",
+    "antihypertensives", "analgesics", "antipyretics", "laxatives", "antacids", "anticonvulsants",
+    "proton pump inhibitors", "cold medicine", "cough medicine", "vitamins", "inhalers", "muscle relaxants",
+})
+
+
+def drop_class_before_member(text: str, mentions: list[Mention]) -> list[Mention]:
+    """"콜레스테롤 약으로 리피토", "a statin called atorvastatin": keep the named drug only."""
+    dropped = set()
+    for index, mention in enumerate(mentions[:-1]):
+        following = mentions[index + 1]
+        if (mention.slot == "medication" and following.slot == "medication"
+                and mention.name.lower() in GENERIC_MEDICATIONS and following.name.lower() not in GENERIC_MEDICATIONS
+                and _APPOSITION.match(text[mention.end: following.start])):
+            dropped.add(index)
+    return [m for i, m in enumerate(mentions) if i not in dropped]
+
+
+def _deduplicate(items: list[dict]) -> list[dict]:
+    """One item per (concept, negation): the first mention, completed by later details."""
+    seen: dict[tuple, dict] = {}
+    for item in items:
+        key = (item.get("concept_id") or item["name"].lower(), bool(item.get("negated")))
+        if key not in seen:
+            seen[key] = item
+            continue
+        for field, value in item.items():
+            seen[key].setdefault(field, value)
+    return list(seen.values())

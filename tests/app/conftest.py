@@ -1,0 +1,94 @@
+"""GUI test fixtures: one QApplication with the CJK font, English UI unless a test asks
+for Korean, and windows over the real engine or an in-memory facade (control flow only)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QApplication
+
+import engine  # noqa: F401  (offline switches first)
+from app.demo import DemoEngine
+from app.i18n import UiLanguage
+from app.main import application
+from app.main_window import MainWindow
+from app.workers import EngineRunner
+
+SCREENSHOTS = Path(__file__).parent / "screenshots"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def chartside_qapp():
+    """Created before pytest-qt's `qapp`, so every GUI test gets the app's font."""
+    return application()
+
+
+@pytest.fixture
+def ui_language(chartside_qapp):
+    language = UiLanguage(chartside_qapp)
+    language.set("en")
+    yield language
+    language.set("en")
+
+
+@pytest.fixture
+def fake_engine():
+    """The in-memory facade (app.demo): control flow only, never the only test of a feature."""
+    return DemoEngine()
+
+
+def open_window(qtbot, engine_) -> MainWindow:
+    runner = EngineRunner()
+    window = MainWindow(engine_, runner)
+    runner.setParent(window)
+    qtbot.addWidget(window)
+    window.resize(1320, 820)
+    window.show()
+    window.start()
+    qtbot.waitUntil(lambda: window.unlock_page.button.isEnabled(), timeout=10_000)
+    window._test_runner = runner
+    return window
+
+
+def unlock(qtbot, window: MainWindow, passphrase: str = "correct horse battery staple") -> None:
+    page = window.unlock_page
+    page.passphrase.setText(passphrase)
+    if page.creating:
+        page.confirmation.setText(passphrase)
+    page.button.click()
+    qtbot.waitUntil(lambda: window.workspace is not None, timeout=20_000)
+
+
+def add_patient(qtbot, window: MainWindow, name: str) -> dict:
+    workspace = window.workspace
+    workspace.patients.create_patient(name)
+    qtbot.waitUntil(lambda: (workspace.patients.current_patient() or {}).get("name") == name
+                    and workspace.chat.session_id is not None, timeout=10_000)
+    return workspace.patients.current_patient()
+
+
+def wait_turn(qtbot, window: MainWindow, timeout: int = 60_000) -> dict:
+    chat = window.workspace.chat
+    qtbot.waitUntil(lambda: not chat.running, timeout=timeout)
+    return chat.turn_views()[-1].result
+
+
+def close_window(window: MainWindow) -> None:
+    window.close()
+    window._test_runner.wait(20_000)
+
+
+@pytest.fixture
+def demo_window(qtbot, ui_language, fake_engine):
+    window = open_window(qtbot, fake_engine)
+    yield window
+    close_window(window)
+
+
+def wait_seconds(seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        QApplication.processEvents()
+        time.sleep(0.005)

@@ -1,0 +1,67 @@
+"""Active-retrieval rules and the text signals the guard and judge rely on (ko/en)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.agent.ephemeral import empty_slots
+from engine.agent.intent import classify_by_rules, complexity_by_rules
+from engine.agent.text import (
+    detect_language,
+    direction_markers,
+    is_negated,
+    medical_words,
+    numbers,
+    population_markers,
+    question_types,
+    strip_particle,
+)
+
+
+@pytest.mark.parametrize("text,intent", [
+    ("Hello", "greeting"), ("안녕하세요", "greeting"), ("Good morning!", "greeting"),
+    ("Thanks, that helps.", "acknowledgement"), ("네, 알겠습니다.", "acknowledgement"), ("감사합니다", "acknowledgement"),
+])
+def test_small_talk_skips_retrieval(text, intent):
+    result = classify_by_rules(text, empty_slots())
+    assert result.intent == intent and not result.needs_retrieval and result.sure
+
+
+@pytest.mark.parametrize("text", ["Hello, can I take aspirin with warfarin?", "네, 고혈압약은 언제 먹어요?",
+                                  "Thanks. What about metformin side effects?"])
+def test_medical_content_is_never_small_talk(text):
+    assert classify_by_rules(text, empty_slots()).needs_retrieval
+
+
+def test_seed_complexity_rules():
+    assert complexity_by_rules(1, 20) == "simple"
+    assert complexity_by_rules(3, 50) == "moderate"
+    assert complexity_by_rules(4, 30) == "complex"
+    assert complexity_by_rules(0, 80) == "complex"
+    slots = empty_slots()
+    slots["conditions"] = [{"name": "diabetes"}]
+    assert classify_by_rules("당뇨 증상?", slots).complexity == "simple"
+
+
+def test_rules_are_unsure_without_medical_or_question_cues():
+    assert not classify_by_rules("Could you go over everything again in detail please?", empty_slots()).sure
+    assert classify_by_rules("What are the symptoms of gout?", empty_slots()).sure
+
+
+def test_language_and_particles():
+    assert detect_language("당뇨병 증상이 뭐예요?") == "ko"
+    assert detect_language("What is HbA1c?") == "en"
+    assert detect_language("HbA1c가 7.5인데 괜찮나요?") == "ko"
+    assert strip_particle("당뇨병이") == "당뇨병" and strip_particle("혈압을") == "혈압"
+
+
+def test_guard_signals():
+    assert numbers("type II diabetes, 500 mg twice a day") == {"2", "500"}
+    assert numbers("하루 두 번 500mg") == {"2", "500"}
+    assert is_negated("I have no fever") and is_negated("열은 없어요") and not is_negated("I have a fever")
+    assert direction_markers("hypoglycemia") == {"low"} and direction_markers("고혈당") == {"high"}
+    assert population_markers("dose for a child") == {"child"} and population_markers("임산부") == {"pregnant"}
+    assert medical_words("Can I take ibuprofen with warfarin?") == {"ibuprofen", "warfarin"}
+    assert "저혈당" in medical_words("저혈당 증상이 뭐예요?")
+    assert question_types("How is asthma treated?") == {"treatment"}
+    assert question_types("What is asthma?") == {"definition"}

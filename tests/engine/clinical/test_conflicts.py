@@ -1,0 +1,62 @@
+"""Allergy, interaction and contraindication alerts from the drug-class tables."""
+
+from __future__ import annotations
+
+from engine.clinical import conflicts, extract
+
+
+def kinds(alerts):
+    return {alert["kind"] for alert in alerts}
+
+
+def test_acceptance_pairs_each_produce_an_alert():
+    cases = [
+        ({"allergies": [{"name": "penicillin"}]}, {"medications": [{"name": "amoxicillin"}]}, "allergy_conflict"),
+        ({"allergies": [{"name": "sulfa drugs"}]}, {"medications": [{"name": "sulfamethoxazole and trimethoprim"}]}, "allergy_conflict"),
+        ({"allergies": [{"name": "aspirin"}]}, {"medications": [{"name": "ibuprofen"}]}, "allergy_conflict"),
+        ({"medications": [{"name": "warfarin"}]}, {"medications": [{"name": "naproxen"}]}, "interaction"),
+        ({"medications": [{"name": "warfarin"}]}, {"medications": [{"name": "ibuprofen"}]}, "interaction"),
+    ]
+    for profile, slots, expected in cases:
+        alerts = conflicts(profile, slots)
+        assert expected in kinds(alerts), (profile, slots, alerts)
+        for alert in alerts:
+            assert set(alert) >= {"kind", "drug", "because", "message"} and alert["message"]
+
+
+def test_unrelated_drugs_do_not_alert():
+    assert conflicts({"allergies": [{"name": "penicillin"}]}, {"medications": [{"name": "acetaminophen"}]}) == []
+    assert conflicts({"medications": [{"name": "warfarin"}]}, {"medications": [{"name": "omeprazole"}]}) == []
+    assert conflicts({"allergies": [{"name": "peanut"}]}, {"medications": [{"name": "metformin"}]}) == []
+
+
+def test_cephalosporin_after_penicillin_allergy_is_a_caution():
+    (alert,) = conflicts({"allergies": [{"name": "penicillin"}]}, {"medications": [{"name": "cefaclor"}]})
+    assert alert["kind"] == "allergy_conflict" and alert["severity"] == "caution"
+
+
+def test_new_pregnancy_checks_medicines_already_on_file():
+    profile = {"medications": [{"name": "losartan"}, {"name": "acetaminophen"}]}
+    slots = {"demographics": {"pregnant": True}}
+    alerts = conflicts(profile, slots, language="en")
+    assert [(a["kind"], a["drug"], a["because"]) for a in alerts] == [("contraindication", "losartan", "pregnancy")]
+
+
+def test_kidney_disease_and_child_contraindications():
+    assert "contraindication" in kinds(conflicts({"conditions": [{"name": "chronic kidney disease"}]},
+                                                 {"medications": [{"name": "ibuprofen"}]}))
+    assert "contraindication" in kinds(conflicts({"demographics": {"age": 8}}, {"medications": [{"name": "aspirin"}]}))
+
+
+def test_negated_items_and_old_pairs_do_not_alert():
+    assert conflicts({"allergies": [{"name": "penicillin", "negated": True}]}, {"medications": [{"name": "amoxicillin"}]}) == []
+    old = {"allergies": [{"name": "penicillin"}], "medications": [{"name": "amoxicillin"}]}
+    assert conflicts(old, {}) == []
+
+
+def test_end_to_end_from_korean_messages_gives_korean_messages(clinical_pack):
+    profile = extract("페니실린 알레르기가 있어요. 와파린을 먹고 있어요.")
+    slots = extract("아목시실린이랑 이부프로펜 먹어도 되나요?")
+    alerts = conflicts(profile, slots)
+    assert {("allergy_conflict", "amoxicillin"), ("interaction", "ibuprofen")} <= {(a["kind"], a["drug"]) for a in alerts}
+    assert all(any("\uac00" <= ch <= "\ud7a3" for ch in a["message"]) for a in alerts)

@@ -1,0 +1,27 @@
+"""Korean -> English query expansion for retrieval."""
+
+from __future__ import annotations
+
+from engine.clinical import KoreanConceptExpander
+from engine.protocols import QueryExpander
+
+
+def test_expander_implements_the_protocol_and_maps_korean_concepts(clinical_pack):
+    expander = KoreanConceptExpander(clinical_pack)
+    assert isinstance(expander, QueryExpander)
+    terms = expander.expand("당뇨약 먹으면 저혈당이 올 수 있나요?")
+    assert "antidiabetic drugs" in terms and "hypoglycemia" in terms
+    assert all(not any("\uac00" <= ch <= "\ud7a3" for ch in term) for term in terms)
+
+
+def test_mixed_query_expands_only_the_korean_part_and_skips_negated_concepts(clinical_pack):
+    expander = KoreanConceptExpander(clinical_pack)
+    terms = expander.expand("metformin 먹는데 설사가 나요. 열은 없어요")
+    assert "diarrhea" in terms
+    assert "metformin" not in terms and "fever" not in terms
+
+
+def test_english_or_unknown_queries_expand_to_nothing(clinical_pack):
+    expander = KoreanConceptExpander(clinical_pack)
+    assert expander.expand("What is the normal A1c?") == []
+    assert expander.expand("안녕하세요 반갑습니다") == []

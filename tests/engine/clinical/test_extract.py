@@ -1,0 +1,93 @@
+"""Slot extraction through the real MedCAT pack: Korean, English and mixed text."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.clinical import extract
+from engine.errors import InputError
+
+
+def names(items, negated=False):
+    return {item["name"] for item in items if bool(item.get("negated")) == negated}
+
+
+def check_spans(text, slots):
+    for key in ("conditions", "symptoms", "medications", "allergies", "vitals", "labs"):
+        for item in slots[key]:
+            assert text[item["start"]:item["end"]] == item["text"]
+
+
+def test_korean_utterance_with_particles_negation_and_dosing(clinical_pack):
+    text = "65세 남자인데 고혈압이 있고 암로디핀 5mg을 하루 한 번 먹어요. 머리가 너무 아프고 열은 없어요."
+    slots = extract(text)
+    assert slots["demographics"] == {"age": 65, "age_group": "60s", "gender": "male", "pregnant": None}
+    assert names(slots["conditions"]) == {"hypertension"}
+    assert names(slots["symptoms"]) == {"headache"} and names(slots["symptoms"], negated=True) == {"fever"}
+    (drug,) = slots["medications"]
+    assert (drug["name"], drug["dose"], drug["frequency"]) == ("amlodipine", "5 mg", "once daily")
+    assert drug["concept_id"].startswith("MPlusDrugs:")
+    check_spans(text, slots)
+
+
+def test_english_utterance_with_vitals_and_list_negation(clinical_pack):
+    text = "45-year-old woman with asthma. Denies fever, chills or cough. BP 150/95, HR 102, SpO2 93%, temp 38.4 C."
+    slots = extract(text)
+    assert slots["demographics"]["age"] == 45 and slots["demographics"]["gender"] == "female"
+    assert names(slots["conditions"]) == {"asthma"}
+    assert names(slots["symptoms"], negated=True) == {"fever", "chills", "cough"}
+    vitals = {v["type"]: v for v in slots["vitals"]}
+    assert (vitals["blood_pressure"]["systolic"], vitals["blood_pressure"]["diastolic"]) == (150, 95)
+    assert vitals["heart_rate"]["value"] == 102 and vitals["spo2"]["value"] == 93
+    assert (vitals["temperature"]["value"], vitals["temperature"]["unit"]) == (38.4, "°C")
+    check_spans(text, slots)
+
+
+def test_mixed_text_labs_and_typos(clinical_pack):
+    slots = extract("diabetis 있어요. HbA1c 7.8%, 공복혈당 150, LDL 130, eGFR 45, 크레아티닌 1.6")
+    assert names(slots["conditions"]) == {"diabetes"}
+    labs = {lab["type"]: lab["value"] for lab in slots["labs"]}
+    assert labs == {"hba1c": 7.8, "glucose": 150, "ldl": 130, "egfr": 45, "creatinine": 1.6}
+
+
+def test_allergies_with_reaction_are_not_medications(clinical_pack):
+    slots = extract("페니실린 알레르기가 있고 아스피린 먹으면 두드러기가 나요. 지금은 와파린 먹어요.")
+    assert names(slots["allergies"]) == {"penicillin", "aspirin"}
+    assert {a["name"]: a.get("reaction") for a in slots["allergies"]}["aspirin"] == "hives"
+    assert names(slots["medications"]) == {"warfarin"}
+    assert not slots["symptoms"]
+
+
+def test_english_allergy_list_and_no_known_allergies(clinical_pack):
+    assert names(extract("I'm allergic to sulfa drugs, codeine and shellfish.")["allergies"]) == {
+        "sulfa drugs", "codeine", "shellfish"}
+    none = extract("I don't have any allergies.")
+    assert not none["allergies"] and not none["conditions"]
+
+
+def test_pregnancy_and_infant_demographics(clinical_pack):
+    pregnant = extract("임신 20주인데 타이레놀 먹어도 되나요?")["demographics"]
+    assert pregnant["pregnant"] is True and pregnant["pregnancy_weeks"] == 20 and pregnant["gender"] == "female"
+    assert extract("I'm 35 and not pregnant.")["demographics"]["pregnant"] is False
+    infant = extract("생후 2개월 아기가 열이 나요")["demographics"]
+    assert (infant["age"], infant["age_group"]) == (0, "infant")
+    assert extract("60대 여성이에요")["demographics"]["age_group"] == "60s"
+
+
+def test_korean_word_edges_reject_inner_matches(clinical_pack):
+    slots = extract("열심히 운동하고 열량을 줄였어요. 손목이 아파요.")
+    assert "fever" not in names(slots["symptoms"]) and "sore throat" not in names(slots["symptoms"])
+    assert "joint pain" in names(slots["symptoms"])
+
+
+def test_weight_change_is_a_symptom_not_a_weight(clinical_pack):
+    slots = extract("3달 사이에 5kg 빠졌어요. 몸무게 62킬로예요.")
+    assert "weight loss" in names(slots["symptoms"])
+    assert [(v["type"], v["value"]) for v in slots["vitals"]] == [("weight", 62)]
+
+
+def test_empty_text_gives_empty_slots_and_bad_input_is_rejected(clinical_pack):
+    slots = extract("   ")
+    assert slots["demographics"]["age"] is None and all(not slots[k] for k in ("conditions", "labs"))
+    with pytest.raises(InputError):
+        extract(None)  # type: ignore[arg-type]

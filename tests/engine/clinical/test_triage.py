@@ -1,0 +1,53 @@
+"""Deterministic red-flag triage (no pack involved)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.clinical import triage
+from engine.clinical.text import has_hangul
+
+RED_FLAGS = [
+    ("가슴이 조이듯 아프고 왼팔로 통증이 퍼져요", "chest_pain"),
+    ("chest pain spreading to my jaw and I'm sweating", "chest_pain"),
+    ("갑자기 얼굴 한쪽이 처지고 말이 어눌해요", "stroke"),
+    ("my dad's face is drooping and his speech is slurred", "stroke"),
+    ("새우를 먹고 목이 붓고 숨쉬기가 힘들어요", "anaphylaxis"),
+    ("my throat is closing after a bee sting", "anaphylaxis"),
+    ("숨을 못 쉬겠어요", "breathing_difficulty"),
+    ("I can't breathe and my lips are blue", "breathing_difficulty"),
+    ("죽고 싶어요", "suicidal_thoughts"),
+    ("I want to kill myself", "suicidal_thoughts"),
+    ("수면제를 한꺼번에 20알 먹었어요", "overdose"),
+    ("I took a whole bottle of pills", "overdose"),
+    ("피를 토했어요", "major_bleeding"),
+    ("I'm vomiting blood", "major_bleeding"),
+    ("태어나서 제일 심한 두통이 갑자기 왔어요", "worst_headache"),
+    ("worst headache of my life", "worst_headache"),
+    ("아이가 경련을 해요", "seizure"),
+    ("my wife is having a seizure", "seizure"),
+    ("생후 1개월 아기가 열이 38.2도예요", "infant_fever"),
+    ("my 6-week-old has a fever", "infant_fever"),
+]
+
+
+@pytest.mark.parametrize("text,category", RED_FLAGS)
+def test_red_flags_are_flagged_in_both_languages(text, category):
+    result = triage(text)
+    assert result["emergency"] is True and result["category"] == category
+    assert has_hangul(result["message"]) == has_hangul(text)
+
+
+@pytest.mark.parametrize("text", [
+    "가슴 통증은 없어요",
+    "I don't have chest pain",
+    "What are the warning signs of a stroke?",
+    "항우울제가 자살 충동을 일으킬 수 있나요?",
+    "어제 축구 경기를 했어요",
+    "5살 아이가 열이 38도예요",
+    "고혈압약은 언제 먹나요?",
+])
+def test_ordinary_messages_are_not_emergencies(text):
+    result = triage(text)
+    assert result == {"emergency": False, "category": None, "message": result["message"]}
+    assert result["message"]

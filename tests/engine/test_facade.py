@@ -1,0 +1,163 @@
+"""The Engine facade over a real encrypted vault (SQLCipher), with a fake LLM for control flow."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.errors import InputError, VaultError, WrongPassphrase
+from engine.events import Alerts, Done, NodeStarted, Sources, Status, Token
+from engine.facade import Engine
+from engine.llm.fake import FakeLLM
+from engine.settings import Settings
+from tests.engine.agent.fakes import FakeClinical, FakeKnowledge
+
+PASSPHRASE = "correct horse battery staple"
+
+
+def make_engine(tmp_path, llm=None, **kwargs) -> Engine:
+    settings = Settings()
+    settings.vault.kdf_iterations = 10_000
+    kwargs.setdefault("knowledge", FakeKnowledge())
+    kwargs.setdefault("clinical", FakeClinical())
+    kwargs.setdefault("embedder", None)
+    return Engine(settings, llm=llm or FakeLLM(), vault_path=tmp_path / "vault.db", **kwargs)
+
+
+def ask(engine, text, **kwargs):
+    events = list(engine.ask(text, **kwargs))
+    return events, events[-1].result
+
+
+def test_vault_lifecycle_and_wrong_passphrase(tmp_path):
+    engine = make_engine(tmp_path)
+    assert not engine.vault_exists() and engine.is_locked
+    with pytest.raises(VaultError):
+        engine.unlock(PASSPHRASE)
+    engine.unlock(PASSPHRASE, create=True)
+    assert engine.vault_exists() and not engine.is_locked
+    engine.create_patient("Kim Minji")
+    engine.lock()
+    assert engine.is_locked
+    with pytest.raises(VaultError):
+        engine.list_patients()
+    before = (tmp_path / "vault.db").read_bytes()
+    with pytest.raises(WrongPassphrase):
+        engine.unlock("wrong passphrase")
+    assert (tmp_path / "vault.db").read_bytes() == before
+    engine.unlock(PASSPHRASE)
+    assert [p["name"] for p in engine.list_patients()] == ["Kim Minji"]
+    engine.close()
+
+
+def test_patients_and_sessions(tmp_path):
+    engine = make_engine(tmp_path)
+    engine.unlock(PASSPHRASE, create=True)
+    kim = engine.create_patient("Kim Minji")
+    lee = engine.create_patient("Lee Jun")
+    assert set(kim) == {"id", "name", "created", "updated"}
+    assert [p["name"] for p in engine.list_patients(search="kim")] == ["Kim Minji"]
+    engine.rename_patient(kim["id"], "Kim Min-ji")
+    assert engine.list_patients("min-ji")[0]["id"] == kim["id"]
+    session = engine.new_session(kim["id"])
+    assert set(session) == {"id", "patient_id", "started", "title"} and session["patient_id"] == kim["id"]
+    assert engine.list_sessions(kim["id"]) == [session]
+    engine.delete_patient(lee["id"])
+    assert [p["id"] for p in engine.list_patients()] == [kim["id"]]
+    engine.close()
+
+
+def test_ask_stores_turns_profile_and_alerts_in_the_vault(tmp_path):
+    llm = FakeLLM(["Noted your allergy.", "Amoxicillin is a penicillin [1]; avoid it."])
+    engine = make_engine(tmp_path, llm)
+    engine.unlock(PASSPHRASE, create=True)
+    patient = engine.create_patient("Park")
+    session = engine.new_session(patient["id"])
+    events, first = ask(engine, "I am allergic to penicillin.", patient_id=patient["id"], session_id=session["id"])
+    assert isinstance(events[0], Status)
+    events, second = ask(engine, "Can I take amoxicillin?", patient_id=patient["id"], session_id=session["id"])
+    kinds = [type(e) for e in events]
+    assert kinds.index(Alerts) < kinds.index(Sources) < kinds.index(Token) < kinds.index(Done)
+    assert any(isinstance(e, NodeStarted) and e.node == "check_similarity" for e in events)
+    assert second["alerts"][0]["kind"] == "allergy_conflict"
+    turns = engine.session_turns(session["id"])
+    assert [t["user"] for t in turns] == ["I am allergic to penicillin.", "Can I take amoxicillin?"]
+    assert turns[1]["answer"] == second["answer"] and turns[1]["alerts"] == second["alerts"]
+    assert turns[1]["trace"]["nodes"] == second["trace"]["nodes"]
+    profile = engine.profile(patient["id"])
+    allergy = profile["allergies"][0]
+    assert allergy["name"] == "penicillin" and allergy["id"] == allergy["fact_id"]
+    assert allergy["status"] == "pending-confirmation"
+    assert allergy["provenance"] and "weight" in allergy
+    engine.confirm_fact(allergy["id"])
+    assert engine.profile(patient["id"])["allergies"][0]["status"] == "active"
+    engine.close()
+
+
+def test_ask_picks_the_latest_session_and_checks_ownership(tmp_path):
+    engine = make_engine(tmp_path, FakeLLM(["One.", "Two."]))
+    engine.unlock(PASSPHRASE, create=True)
+    first = engine.create_patient("A")
+    other = engine.create_patient("B")
+    _events, _result = ask(engine, "How is diabetes treated?", patient_id=first["id"])
+    sessions = engine.list_sessions(first["id"])
+    assert len(sessions) == 1 and len(engine.session_turns(sessions[0]["id"])) == 1
+    other_session = engine.new_session(other["id"])
+    with pytest.raises(InputError):
+        list(engine.ask("Hello", patient_id=first["id"], session_id=other_session["id"]))
+    engine.close()
+
+
+def test_scratch_conversation_without_a_vault(tmp_path):
+    engine = make_engine(tmp_path, FakeLLM(["Diet and metformin [1]."]))
+    _events, result = ask(engine, "How is diabetes treated?")
+    assert result["answer"] == "Diet and metformin [1]."
+    assert not (tmp_path / "vault.db").exists()
+    with pytest.raises(VaultError):
+        list(engine.ask("Hello", patient_id=1))
+    with pytest.raises(InputError):
+        list(engine.ask("   "))
+
+
+def test_llm_mode_through_the_facade(tmp_path):
+    engine = make_engine(tmp_path, FakeLLM(["Plain."]))
+    _events, result = ask(engine, "What is asthma?", mode="llm")
+    assert result["trace"]["mode"] == "llm" and result["trace"]["nodes"] == ["generate_answer", "store_response"]
+
+
+def test_cancel_from_another_thread_stops_streaming(tmp_path):
+    engine = make_engine(tmp_path, FakeLLM(["a b c d e f g h"]))
+    tokens = []
+    for event in engine.ask("How is diabetes treated?"):
+        if isinstance(event, Token):
+            tokens.append(event.text)
+            engine.cancel()
+        if isinstance(event, Done):
+            result = event.result
+    assert len(tokens) == 1 and result["trace"]["cancelled"]
+
+
+def test_exports_and_docs(tmp_path):
+    engine = make_engine(tmp_path, FakeLLM(["Diet and metformin [1]."]))
+    engine.unlock(PASSPHRASE, create=True)
+    patient = engine.create_patient("Choi")
+    session = engine.new_session(patient["id"])
+    ask(engine, "How is diabetes treated?", patient_id=patient["id"], session_id=session["id"])
+    markdown = engine.export_conversation(session["id"], tmp_path / "conversation.md", "md")
+    text = markdown.read_text(encoding="utf-8")
+    assert "How is diabetes treated?" in text and "Diet and metformin" in text
+    pdf = engine.export_conversation(session["id"], tmp_path / "conversation.pdf", "pdf")
+    assert pdf.read_bytes().startswith(b"%PDF")
+    record = engine.export_patient(patient["id"], tmp_path / "patient.json", "json")
+    assert record.exists()
+    assert "flowchart TD" in engine.pipeline_mermaid()
+    info = engine.device_info()
+    assert {"n_gpu_layers", "threads", "model", "gpu_offload_supported"} <= set(info)
+    engine.close()
+
+
+def test_update_settings_saves_them(tmp_path, chartside_home):
+    engine = make_engine(tmp_path)
+    settings = engine.settings.with_flags({"self_refine": False})
+    engine.update_settings(settings)
+    assert "self_refine = false" in (chartside_home / "settings.toml").read_text()
+    assert engine.settings.features.self_refine is False
