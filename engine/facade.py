@@ -368,11 +368,7 @@ class Engine:
     def add_model(self, path, roles, progress: Progress | None = None) -> dict:
         from engine.llm.gguf import add_gguf_model
 
-        callback = None
-        if progress is not None:
-            def callback(done, total, *_rest):
-                progress(int(done), int(total), "checking the model file")
-        entry = add_gguf_model(Path(path), roles=roles, progress=callback)
+        entry = add_gguf_model(Path(path), roles=roles, progress=progress)
         return {**entry.to_dict(), "roles": list(entry.roles), "verified": True}
 
     def device_info(self) -> dict:

@@ -18,6 +18,7 @@ CHECKS: list[str] = [
     "engine.llm.selftest:check_generation",
     "engine.memory.selftest:check_vault",
     "engine.clinical.selftest:check",
+    "engine.knowledge.selftest:check_index",
     "engine.agent.selftest:check_agent_graph",
 ]
 

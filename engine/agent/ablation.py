@@ -149,7 +149,8 @@ def write_report(folder: Path, summary: dict[str, dict], results: dict[str, list
     (folder / "ablation.md").write_text(
         f"# Ablation ({meta.get('model')}, {meta.get('conversations')} conversations, {meta.get('turns')} turns)\n\n"
         f"Command: `{meta.get('command')}`\n\n{table}", encoding="utf-8")
-    (folder / "ablation.json").write_text(json.dumps({"meta": meta, "summary": summary}, indent=2, ensure_ascii=False),
-                                          encoding="utf-8")
+    turns = {name: [{k: v for k, v in row.items() if k != "alerts"} for row in rows] for name, rows in results.items()}
+    (folder / "ablation.json").write_text(
+        json.dumps({"meta": meta, "summary": summary, "turns": turns}, indent=2, ensure_ascii=False), encoding="utf-8")
     charts = write_charts(summary, folder)
     return {"table": str(folder / "ablation.md"), "json": str(folder / "ablation.json"), "charts": [str(c) for c in charts]}

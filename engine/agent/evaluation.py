@@ -73,11 +73,19 @@ class TurnRecord:
                 "alerts": [a.get("kind") for a in self.result.get("alerts", [])], **self.extra}
 
 
-def score_turn(engine, text: str, result: dict, texts: dict[str, str], *, use_llm_judge: bool) -> tuple[float, float, float | None]:
-    """(heuristic quality, heuristic grounding, LLM-judge quality or None) of a turn's final answer."""
+SMALL_TALK_KINDS = ("greeting", "acknowledgement")
+
+
+def score_turn(engine, text: str, kind: str, result: dict, texts: dict[str, str], *,
+               use_llm_judge: bool) -> tuple[float, float, float | None]:
+    """(heuristic quality, heuristic grounding, LLM-judge quality or None) of a turn's final answer.
+
+    Small talk (by the conversation set's label, the same in every scenario) scores 1.0
+    when answered at all, whether the pipeline recognised it or sent it to the model.
+    """
     trace = result["trace"]
-    if trace.get("intent") in ("greeting", "acknowledgement"):
-        return 1.0, 1.0, None
+    if kind in SMALL_TALK_KINDS:
+        return (1.0, 1.0, None) if result["answer"].strip() else (0.0, 0.0, None)
     sources = [texts.get(s.get("chunk_id") or s.get("doc_id"), "") for s in result.get("sources", [])]
     sources = [s for s in sources if s]
     judged = heuristic_judgement(text, result["answer"], sources, alerts=result.get("alerts", []),
@@ -108,7 +116,7 @@ def run_conversations(engine, conversations: list[dict], settings, *, use_llm_ju
                                         settings=settings):
                     if isinstance(event, Done):
                         result = event.result
-                quality, grounding, judge_quality = score_turn(engine, turn["user"], result,
+                quality, grounding, judge_quality = score_turn(engine, turn["user"], turn.get("kind", ""), result,
                                                                recorder.texts if recorder else {},
                                                                use_llm_judge=use_llm_judge)
                 records.append(TurnRecord(conversation["id"], conversation["language"], index, turn.get("kind", ""),
@@ -136,8 +144,8 @@ def topic_terms(conversations: list[dict]) -> set[str]:
     return terms
 
 
-def subset_knowledge_base(settings, conversations: list[dict], folder: Path, limit: int, embedder, progress=None):
-    """A knowledge base of the default corpus's documents whose titles name the set's topics.
+def subset_knowledge_base(settings, folder: Path, limit: int, embedder, progress=None):
+    """A knowledge base of the default corpus's documents whose titles name the whole set's topics.
 
     Built from ../shared/data at run time (never committed) and cached in `folder`; for
     evaluation runs on machines where the full default index is not built.
@@ -148,7 +156,7 @@ def subset_knowledge_base(settings, conversations: list[dict], folder: Path, lim
     from engine.knowledge.corpus import load_default_documents
     from engine.knowledge.text import tokenize
 
-    terms = topic_terms(conversations)
+    terms = topic_terms(load_conversations())
     scored = []
     for doc in load_default_documents():
         title_words = set(tokenize(doc.title))
@@ -162,7 +170,7 @@ def subset_knowledge_base(settings, conversations: list[dict], folder: Path, lim
     return kb.open(build=True, progress=progress)
 
 
-def prepare_knowledge(engine, conversations: list[dict], choice: str, limit: int) -> str:
+def prepare_knowledge(engine, choice: str, limit: int) -> str:
     """Point `engine` at the knowledge base for an evaluation run; returns its description.
 
     choice: "default" (the built default index, or an error), "subset" (a topic subset
@@ -186,7 +194,7 @@ def prepare_knowledge(engine, conversations: list[dict], choice: str, limit: int
     def report(p) -> None:
         print(f"  subset index {p.stage}: {p.done}/{p.total}", file=sys.stderr, flush=True)
 
-    kb = subset_knowledge_base(engine.settings, conversations, folder, limit, engine.embedder, progress=report)
+    kb = subset_knowledge_base(engine.settings, folder, limit, engine.embedder, progress=report)
     engine.use_knowledge_base(kb)
     return (f"topic subset of the default corpus: {sum(kb.document_count().values())} documents, {kb.size} chunks "
             f"(titles naming the conversation set's topics; the full index was not built)")

@@ -35,9 +35,10 @@ def small_talk_reply(intent: str, language: str) -> str:
     return SMALL_TALK.get((intent, language)) or SMALL_TALK[(intent, "en")]
 
 
-def system_message(language: str, *, profile: str, long_term: str, alerts: list[dict]) -> str:
+def system_message(language: str, *, safety: str, profile: str, long_term: str, alerts: list[dict]) -> str:
+    """The safety rules (already fitted to the system budget), then alerts, profile and long-term memory."""
     headings = HEADINGS.get(language, HEADINGS["en"])
-    parts = [safety_prompt(language)]
+    parts = [safety or safety_prompt(language)]
     if alerts:
         parts.append(headings["alerts"] + "\n" + "\n".join(f"- {a.get('message', '')}" for a in alerts))
     if profile:

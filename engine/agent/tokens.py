@@ -10,6 +10,7 @@ the model's context.
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
 
 from engine.errors import InputError
@@ -126,14 +127,15 @@ class TokenManager:
         return result
 
     def _truncate_words(self, line: str, limit: int) -> str:
+        """The longest prefix of `line` ending at a word end that fits `limit` tokens (binary search)."""
         if limit <= 0:
             return ""
-        low, high = 0, len(line.split())
-        tokens = line.split()
+        ends = [match.end() for match in re.finditer(r"\S+", line)]
+        low, high = 0, len(ends)
         while low < high:
             mid = (low + high + 1) // 2
-            if self.count(" ".join(tokens[:mid])) <= limit:
+            if self.count(line[: ends[mid - 1]]) <= limit:
                 low = mid
             else:
                 high = mid - 1
-        return " ".join(tokens[:low])
+        return line[: ends[low - 1]] if low else ""

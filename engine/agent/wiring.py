@@ -108,7 +108,7 @@ class VaultMemory:
         first_working = working[0]["position"] if working else None
         lines = [f"- turns {s['first_position']}-{s['last_position']}: {s['summary']}"
                  for s in self.hierarchy.summaries(patient_id=self.patient_id)
-                 if s["session_id"] != self.session_id or first_working is None or s["last_position"] < first_working]
+                 if s["session_id"] != self.session_id or first_working is None or s["first_position"] < first_working]
         related = self.hierarchy.related_turns(self.patient_id, query, {t["id"] for t in working},
                                                self.vault.settings.memory.related_turns)
         lines += [f"- earlier: {t['user_text'][:200]}" for t, _score in related]

@@ -91,7 +91,7 @@ def run(args) -> int:
     engine = Engine(settings, vault_path=scratch / "vault.db")
     try:
         engine.unlock(secrets.token_urlsafe(24), create=True)
-        knowledge = prepare_knowledge(engine, conversations, args.kb, args.kb_docs)
+        knowledge = prepare_knowledge(engine, args.kb, args.kb_docs)
         progress = lambda done, total, cid: print(f"  {done}/{total} {cid}", file=sys.stderr, flush=True)  # noqa: E731
         print("default settings", file=sys.stderr, flush=True)
         rows = [r.as_dict() for r in run_conversations(engine, conversations, settings, progress=progress)]

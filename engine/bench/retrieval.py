@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 import time
 from pathlib import Path
 from dataclasses import dataclass
@@ -117,21 +116,29 @@ def evaluate(retriever, queries: Sequence[str], judgments: Sequence[Mapping[str,
 def open_retriever(settings=None, *, progress: bool = True):
     """A retriever over the default knowledge base (built if needed, progress on stderr)."""
     from engine.knowledge import HybridRetriever, open_default
+    from engine.knowledge.store import print_progress
     from engine.settings import load_settings
 
     settings = settings or load_settings()
-    kb = open_default(settings, progress=stderr_progress if progress else None)
+    kb = open_default(settings, progress=print_progress if progress else None)
     return HybridRetriever.from_settings(kb, settings)
 
 
 def default_expander():
-    """The plugged-in expander (clinical Korean -> English) chained after concept names."""
+    """What `+expansion` modes use: concept names (concepts.tsv), the clinical Korean ->
+    English concept expander, and anything registered with `register_expander`."""
     from engine.knowledge.expansion import ChainExpander, ConceptNameExpander, plugged_expander
 
     expanders = []
     try:
         expanders.append(ConceptNameExpander.from_tsv())
     except OSError:
+        pass
+    try:
+        from engine.clinical import KoreanConceptExpander
+
+        expanders.append(KoreanConceptExpander())
+    except ImportError:
         pass
     plugged = plugged_expander()
     if plugged is not None:
@@ -156,12 +163,6 @@ def modes_for(arg: str, have_expander: bool) -> list[str]:
     if arg == "all":
         return [m for m in ALL_MODES if have_expander or m != "hybrid+expansion"]
     return [arg]
-
-
-def stderr_progress(p) -> None:
-    eta = f", ETA {p.eta_s:.0f}s" if p.eta_s is not None else ""
-    end = "\n" if p.done >= p.total else "\r"
-    print(f"  {p.stage}: {p.done}/{p.total}{eta}   ", end=end, file=sys.stderr, flush=True)
 
 
 def load_queries(path: Path) -> tuple[list[str], list[str], list[dict[str, float]]]:
@@ -221,14 +222,22 @@ def print_result(result: dict, as_json: bool) -> None:
     print(f"queries: {result['queries']}")
     print(format_table(result["modes"]))
     for key, value in result.items():
-        if key not in ("queries", "modes"):
+        if key in ("queries", "modes"):
+            continue
+        if isinstance(value, dict) and "modes" in value:
+            print(f"\n{key}:")
+            print_result(value, False)
+        else:
             print(f"{key}: {json.dumps(value)}")
 
 
+COLUMNS = ("avg_score", "mrr@10", "ndcg@10", "recall@10", "recall@15", "p50_ms", "p95_ms", "cpu_p50_ms")
+
+
 def format_table(modes: Mapping[str, Mapping[str, float]]) -> str:
-    columns = sorted({c for row in modes.values() for c in row}, key=lambda c: (c != "avg_score", c))
+    present = {c for row in modes.values() for c in row}
+    columns = [c for c in COLUMNS if c in present] + sorted(present - set(COLUMNS))
     lines = ["| mode | " + " | ".join(columns) + " |", "|---" * (len(columns) + 1) + "|"]
     for mode, row in modes.items():
         lines.append(f"| {mode} | " + " | ".join(str(row.get(c, "")) for c in columns) + " |")
     return "\n".join(lines)
-

@@ -52,7 +52,7 @@ def run_ablation(args) -> int:
     results: dict[str, list[dict]] = {}
     try:
         engine.unlock(secrets.token_urlsafe(24), create=True)
-        knowledge = prepare_knowledge(engine, conversations, args.kb, args.kb_docs)
+        knowledge = prepare_knowledge(engine, args.kb, args.kb_docs)
         for name, flags in chosen:
             settings = base.with_flags(flags) if flags else base
             engine.clear_response_cache()

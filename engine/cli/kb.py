@@ -17,7 +17,7 @@ import json
 import sys
 from pathlib import Path
 
-from engine.knowledge.store import Progress
+from engine.knowledge.store import print_progress as _progress
 
 
 def register(subparsers) -> None:
@@ -52,12 +52,6 @@ def register(subparsers) -> None:
     search.add_argument("-k", type=int, default=5)
     search.add_argument("--json", action="store_true")
     search.set_defaults(func=_search)
-
-
-def _progress(p: Progress) -> None:
-    eta = f", ETA {p.eta_s:.0f}s" if p.eta_s is not None else ""
-    end = "\n" if p.done >= p.total else "\r"
-    print(f"  {p.stage}: {p.done}/{p.total}{eta}   ", end=end, file=sys.stderr, flush=True)
 
 
 def _open(build: bool = True):

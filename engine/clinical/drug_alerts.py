@@ -107,9 +107,18 @@ def _entries(profile: dict, slots: dict, key: str) -> list[_Entry]:
 
 
 def _states(profile: dict, slots: dict) -> list[_Entry]:
-    """Pregnancy, breastfeeding and childhood from the demographics, as condition names."""
+    """Conditions implied by demographics and measurements: pregnancy, breastfeeding,
+    childhood, a blood pressure of 140/90 or more (hypertension), an eGFR under 60
+    (chronic kidney disease)."""
     entries = []
     for source, new in ((profile, False), (slots, True)):
+        for vital in source.get("vitals", []) or []:
+            if vital.get("type") == "blood_pressure" and (
+                    (vital.get("systolic") or 0) >= 140 or (vital.get("diastolic") or 0) >= 90):
+                entries.append(_Entry("hypertension", f"blood pressure {vital.get('systolic')}/{vital.get('diastolic')}", new))
+        for lab in source.get("labs", []) or []:
+            if lab.get("type") == "egfr" and isinstance(lab.get("value"), (int, float)) and lab["value"] < 60:
+                entries.append(_Entry("chronic kidney disease", f"eGFR {lab['value']}", new))
         demographics = source.get("demographics") or {}
         if demographics.get("pregnant") is True:
             entries.append(_Entry("pregnancy", "pregnancy", new))
@@ -216,7 +225,11 @@ _STATE_LABELS_KO = {"pregnancy": "임신", "breastfeeding": "수유 중", "child
 
 
 def _condition_label(name: str, language: str) -> str:
-    return _STATE_LABELS_KO.get(name, name) if language == "ko" else name
+    if language != "ko":
+        return name
+    if name.startswith("blood pressure "):
+        return "혈압 " + name.removeprefix("blood pressure ")
+    return _STATE_LABELS_KO.get(name, name)
 
 
 def _alert(kind: str, drug: _Entry, because: str, message: str, severity: str) -> dict:

@@ -7,6 +7,10 @@ Extraction gold (JSONL, one utterance per line): `text` plus any of `demographic
 (`{"type", "value"}` or `{"type": "blood_pressure", "systolic", "diastolic"}`).
 Gold names are resolved to concept ids through the pack, so a synonym in the gold
 ("high blood pressure") matches the concept the extractor reports ("hypertension").
+
+`extraction.jsonl` is the team's set the lexicons were developed against;
+`extraction_fresh.jsonl` was written afterwards as a check on generalisation (score it
+with `chartside bench extract --set resources/clinical/eval/extraction_fresh.jsonl`).
 """
 
 from __future__ import annotations

@@ -123,7 +123,9 @@ class SparseBM25:
 
     # --- persistence ------------------------------------------------------------------
     def save(self, path: Path) -> None:
-        terms = np.array(sorted(self.vocab, key=self.vocab.__getitem__), dtype=object)
+        """Term frequencies (to update later) and the finished weights (to load fast)."""
+        weights = self._weights if self._weights is not None else self._finalise()
+        terms = sorted(self.vocab, key=self.vocab.__getitem__)
         with open(path, "wb") as handle:
             np.savez(
                 handle,
@@ -134,6 +136,10 @@ class SparseBM25:
                 doc_len=self.doc_len,
                 terms=np.asarray(terms, dtype=str),
                 params=np.asarray([self.k1, self.b, self.epsilon]),
+                w_data=weights.data,
+                w_indices=weights.indices,
+                w_indptr=weights.indptr,
+                idf=self.idf,
             )
 
     @classmethod
@@ -141,10 +147,15 @@ class SparseBM25:
         with np.load(path, allow_pickle=False) as npz:
             k1, b, eps = (float(x) for x in npz["params"])
             index = cls(k1=k1, b=b, epsilon=eps)
-            index.tf = sp.csr_matrix((npz["data"], npz["indices"], npz["indptr"]), shape=tuple(npz["shape"]))
+            shape = tuple(int(x) for x in npz["shape"])
+            index.tf = sp.csr_matrix((npz["data"], npz["indices"], npz["indptr"]), shape=shape)
             index.doc_len = npz["doc_len"]
             index.vocab = {term: i for i, term in enumerate(npz["terms"].tolist())}
-        index._finalise()
+            if "w_data" in npz.files:
+                index._weights = sp.csc_matrix((npz["w_data"], npz["w_indices"], npz["w_indptr"]), shape=shape)
+                index.idf = npz["idf"]
+        if index._weights is None:
+            index._finalise()
         return index
 
 

@@ -3,9 +3,9 @@
 Default corpus = MedQuAD records that have an answer (`medquad.jsonl.gz`) plus the LiveQA
 judged answers (`liveqa_judged_answers.jsonl.gz`). Stable ids, as ../shared/data/README.md
 defines them:
-- MedQuAD: `f"{collection}/{qid}"`. MedQuAD itself repeats 8 ids (1_CancerGov_QA
-  0000013_2-*, 0000013_3-*) for different questions; the first keeps the id, later ones get
-  `~2`, `~3`, ... in file order so every document id stays unique and stable.
+- MedQuAD: `f"{collection}/{qid}"`. MedQuAD itself uses 8 ids (1_CancerGov_QA
+  0000013_2-*, 0000013_3-*) for 42 different questions; the first keeps the id, later ones
+  get `~2`, `~3`, ... in file order so every document id stays unique and stable.
 - Judged answers: the `answer_id` as given. A judged answer that is the same text as a
   MedQuAD document (same question, same answer opening) is not stored twice: the MedQuAD
   document carries it in `aliases`, and benchmarks map judgments through aliases.

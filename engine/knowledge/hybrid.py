@@ -22,7 +22,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
-import numpy as np
 
 from engine.knowledge.store import KnowledgeBase
 from engine.knowledge.text import tokenize
@@ -56,10 +55,10 @@ class Hit:
 
 @dataclass
 class Ranking:
-    """Document-level result of one search: ids best first, with the chunk row behind each."""
+    """Document-level result of one search: ids best first, with the best chunk of each."""
 
     doc_ids: list[str]
-    rows: list[int]
+    chunk_ids: list[str]
     scores: list[float]
     ranks: list[dict[str, int]]
     timings_ms: dict[str, float]
@@ -198,28 +197,22 @@ class HybridRetriever:
         return bm25_text, bm25_text
 
     # --- searching --------------------------------------------------------------------
-    def _bm25_rows(self, text: str, n: int) -> tuple[np.ndarray, np.ndarray]:
-        assert self.kb.bm25 is not None
-        return self.kb.bm25.top(tokenize(text), n)
-
-    def _dense_rows(self, text: str, n: int) -> tuple[np.ndarray, np.ndarray, float]:
+    def _dense_hits(self, text: str, n: int) -> tuple[list[tuple[str, float]], float]:
         start = time.perf_counter()
-        embedder = self.kb.embedder
-        embed_query = getattr(embedder, "embed_query", None)
-        vector = embed_query(text) if embed_query is not None else embedder.embed([text])[0]
+        # A one-text call is a query (the embedder may memoise it for the cache and memory).
+        vector = self.kb.embedder.embed([text])[0]
         embed_ms = (time.perf_counter() - start) * 1000
-        assert self.kb.dense is not None
-        rows, scores = self.kb.dense.search(vector, n)
-        return rows, scores, embed_ms
+        return self.kb.search_dense(vector, n), embed_ms
 
-    def _collapse(self, rows: Iterable[int], scores: Iterable[float]) -> tuple[list[str], dict[str, tuple[int, float]]]:
+    @staticmethod
+    def _collapse(hits: Iterable[tuple[str, float]]) -> tuple[list[str], dict[str, tuple[str, float]]]:
+        """Chunk hits -> document ranking; each document keeps its best chunk."""
         order: list[str] = []
-        best: dict[str, tuple[int, float]] = {}
-        row_doc = self.kb.row_doc
-        for row, score in zip(rows, scores):
-            doc = row_doc[int(row)]
+        best: dict[str, tuple[str, float]] = {}
+        for chunk_id, score in hits:
+            doc = chunk_id.rpartition("#")[0]
             if doc not in best:
-                best[doc] = (int(row), float(score))
+                best[doc] = (chunk_id, float(score))
                 order.append(doc)
         return order, best
 
@@ -234,37 +227,35 @@ class HybridRetriever:
         want_dense = mode in ("dense", "hybrid") and self.use_dense and self.kb.size > 0
         n = max(self.candidates, k * 4)
         timings: dict[str, float] = {}
-        future = self._pool.submit(self._dense_rows, dense_query, n) if want_dense else None
+        future = self._pool.submit(self._dense_hits, dense_query, n) if want_dense else None
         lists: dict[str, list[str]] = {}
-        chunks: dict[str, dict[str, tuple[int, float]]] = {}
+        best: dict[str, dict[str, tuple[str, float]]] = {}
         if want_bm25:
             t = time.perf_counter()
-            rows, scores = self._bm25_rows(bm25_query, n)
-            lists["bm25"], chunks["bm25"] = self._collapse(rows, scores)
+            lists["bm25"], best["bm25"] = self._collapse(self.kb.search_bm25(tokenize(bm25_query), n))
             timings["bm25_ms"] = (time.perf_counter() - t) * 1000
         if future is not None:
-            rows, scores, embed_ms = future.result()
-            lists["dense"], chunks["dense"] = self._collapse(rows, scores)
-            timings["embed_ms"] = embed_ms
+            hits, timings["embed_ms"] = future.result()
+            lists["dense"], best["dense"] = self._collapse(hits)
         if len(lists) == 1:
             name = next(iter(lists))
             doc_ids = lists[name][:k]
-            out_rows = [chunks[name][d][0] for d in doc_ids]
-            out_scores = [chunks[name][d][1] for d in doc_ids]
+            chunk_ids = [best[name][d][0] for d in doc_ids]
+            scores = [best[name][d][1] for d in doc_ids]
             ranks = [{name: i + 1} for i in range(len(doc_ids))]
         else:
             fused = reciprocal_rank_fusion(lists, self.rrf_k, self.weights)[:k]
             positions = {name: {d: i + 1 for i, d in enumerate(ids)} for name, ids in lists.items()}
-            doc_ids, out_rows, out_scores, ranks = [], [], [], []
+            doc_ids, chunk_ids, scores, ranks = [], [], [], []
             for doc_id, score in fused:
                 doc_ranks = {name: pos[doc_id] for name, pos in positions.items() if doc_id in pos}
-                best_list = min(doc_ranks, key=doc_ranks.get)
+                source = min(doc_ranks, key=doc_ranks.get)  # the chunk of its best retriever
                 doc_ids.append(doc_id)
-                out_rows.append(chunks[best_list][doc_id][0])
-                out_scores.append(score)
+                chunk_ids.append(best[source][doc_id][0])
+                scores.append(score)
                 ranks.append(doc_ranks)
         timings["total_ms"] = (time.perf_counter() - t0) * 1000
-        return Ranking(doc_ids, out_rows, out_scores, ranks, timings, bm25_query)
+        return Ranking(doc_ids, chunk_ids, scores, ranks, timings, bm25_query)
 
     def search(self, query: str, k: int = 8, *, mode: str = "hybrid", profile: Any = None,
                expand: bool = True, docs_budget: int | None = None) -> list[Hit]:
@@ -273,8 +264,9 @@ class HybridRetriever:
         if k <= 0:
             return []
         ranking = self.rank(query, mode=mode, k=k, profile=profile, expand=expand)
-        chunks = self.kb.chunks(ranking.rows)
+        chunks = {c.chunk_id: c for c in self.kb.chunks(ranking.chunk_ids)}
         return [
             Hit(c.doc_id, c.chunk_id, c.title, c.text, score, r, c.url, c.source, c.licence, c.attribution, c.tokens)
-            for c, score, r in zip(chunks, ranking.scores, ranking.ranks)
+            for cid, score, r in zip(ranking.chunk_ids, ranking.scores, ranking.ranks)
+            if (c := chunks.get(cid)) is not None  # removed meanwhile: skip
         ]

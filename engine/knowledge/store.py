@@ -28,6 +28,7 @@ import json
 import os
 import shutil
 import sqlite3
+import sys
 import threading
 import time
 from dataclasses import asdict, dataclass, field
@@ -68,6 +69,13 @@ class Progress:
 ProgressFn = Callable[[Progress], None]
 
 
+def print_progress(p: Progress) -> None:
+    """A ProgressFn for command lines: one updating line on stderr per stage."""
+    eta = f", ETA {p.eta_s:.0f}s" if p.eta_s is not None else ""
+    end = "\n" if p.done >= p.total else "\r"
+    print(f"  {p.stage}: {p.done}/{p.total}{eta}   ", end=end, file=sys.stderr, flush=True)
+
+
 class CancelToken:
     """Set from any thread (e.g. a GUI button); the build checks it between batches."""
 
@@ -83,7 +91,6 @@ class CancelToken:
 
 @dataclass
 class Chunk:
-    row: int
     chunk_id: str
     doc_id: str
     title: str
@@ -381,7 +388,8 @@ class KnowledgeBase:
         self._report(progress, "embedding", 0, len(texts), message="chunks embedded")
         if cancelled is not None and cancelled():
             raise BuildCancelled("cancelled before embedding")
-        if "progress" in inspect.signature(self.embedder.embed).parameters:
+        params = inspect.signature(self.embedder.embed).parameters
+        if "progress" in params or any(p.kind is p.VAR_KEYWORD for p in params.values()):
             vectors = self.embedder.embed(texts, progress=report, cancelled=cancelled)  # type: ignore[call-arg]
         else:  # a plain Embedder: one call, progress at the end
             vectors = self.embedder.embed(texts)
@@ -477,34 +485,38 @@ class KnowledgeBase:
         files = list(corpus_mod.expand_paths([Path(p) for p in paths]))
         result: dict = {"added": 0, "updated": 0, "unchanged": 0, "chunks_embedded": 0, "errors": []}
         start = time.perf_counter()
-        with self._lock:
-            self._require_loaded()
-            db = self._connect()
-            pending: list[tuple[Document, list[tuple]]] = []
-            self._report(progress, "adding", 0, len(files))
-            try:
-                for i, path in enumerate(files):
-                    if cancelled is not None and cancelled():
-                        raise BuildCancelled(f"cancelled after {i} of {len(files)} documents")
-                    try:
-                        doc = corpus_mod.read_user_file(path)
-                    except InputError as exc:
-                        result["errors"].append(f"{path}: {exc}")
-                        continue
-                    row = db.execute("SELECT content_hash FROM documents WHERE doc_id = ?", (doc.doc_id,)).fetchone()
+        self._require_loaded()
+        pending: list[tuple[Document, list[tuple]]] = []
+        self._report(progress, "adding", 0, len(files))
+        # Reading and embedding run without the lock, so searches go on meanwhile; only
+        # the commit (a second or so) holds it.
+        try:
+            for i, path in enumerate(files):
+                if cancelled is not None and cancelled():
+                    raise BuildCancelled(f"cancelled after {i} of {len(files)} documents")
+                try:
+                    doc = corpus_mod.read_user_file(path)
+                except InputError as exc:
+                    doc = None
+                    result["errors"].append(f"{path}: {exc}")
+                if doc is not None:
+                    with self._lock:
+                        row = self._connect().execute(
+                            "SELECT content_hash FROM documents WHERE doc_id = ?", (doc.doc_id,)).fetchone()
                     if row is not None and row[0] == doc.content_hash:
                         result["unchanged"] += 1
                     else:
                         chunks = self._chunk(doc)
                         vectors = self._embed([embed_text(c[3], c[4]) for c in chunks], None, None)
-                        pending.append((doc, [(c, v) for c, v in zip(chunks, vectors)]))
+                        pending.append((doc, list(zip(chunks, vectors))))
                         result["updated" if row is not None else "added"] += 1
                         result["chunks_embedded"] += len(chunks)
-                    done = i + 1
-                    elapsed = time.perf_counter() - start
-                    self._report(progress, "adding", done, len(files), (len(files) - done) * elapsed / done, str(path))
-            finally:
-                if pending:
+                done = i + 1
+                elapsed = time.perf_counter() - start
+                self._report(progress, "adding", done, len(files), (len(files) - done) * elapsed / done, str(path))
+        finally:
+            if pending:
+                with self._lock:
                     self._commit_user_documents(pending)
         return result
 
@@ -515,7 +527,7 @@ class KnowledgeBase:
         new_chunks = [c for _, pairs in pending for c, _ in pairs]
         new_vectors = [v for _, pairs in pending for _, v in pairs]
         with db:
-            db.executemany(f"DELETE FROM chunks WHERE doc_id = ?", [(d,) for d in doc_ids])
+            db.executemany("DELETE FROM chunks WHERE doc_id = ?", [(d,) for d in doc_ids])
             self._insert_documents(db, [doc for doc, _ in pending])
             db.executemany("INSERT INTO chunks VALUES (?,?,?,?,?,?)", new_chunks)
         assert self.bm25 is not None
@@ -605,27 +617,24 @@ class KnowledgeBase:
             rows = db.execute("SELECT origin, COUNT(*) FROM documents GROUP BY origin").fetchall()
         return dict(rows)
 
-    def chunks(self, rows: Sequence[int]) -> list[Chunk]:
-        """Chunk text and its document's metadata for index rows."""
-        if not len(rows):
+    def chunks(self, chunk_ids: Sequence[str]) -> list[Chunk]:
+        """Chunk text and its document's metadata, in the order asked (unknown ids dropped)."""
+        if not len(chunk_ids):
             return []
+        found: dict[str, tuple] = {}
         with self._lock:
-            ids = [self.chunk_ids[int(r)] for r in rows]
             db = self._connect()
-            marks = ",".join("?" * len(ids))
-            found = {
-                r[0]: r
+            ids = list(chunk_ids)
+            for start in range(0, len(ids), 500):  # SQLite limits bound parameters
+                part = ids[start : start + 500]
+                marks = ",".join("?" * len(part))
                 for r in db.execute(
-                    f"SELECT c.chunk_id, c.doc_id, c.title, c.text, c.tokens, d.url, d.source, d.licence, "
+                    "SELECT c.chunk_id, c.doc_id, c.title, c.text, c.tokens, d.url, d.source, d.licence, "
                     f"d.attribution FROM chunks c JOIN documents d ON d.doc_id = c.doc_id WHERE c.chunk_id IN ({marks})",
-                    ids,
-                )
-            }
-        out = []
-        for row, cid in zip(rows, ids):
-            r = found[cid]
-            out.append(Chunk(int(row), cid, r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8]))
-        return out
+                    part,
+                ):
+                    found[r[0]] = r
+        return [Chunk(*found[cid]) for cid in ids if cid in found]
 
     def aliases(self) -> dict[str, str]:
         """alias id -> document id (e.g. a LiveQA answer_id -> its MedQuAD twin)."""
@@ -636,6 +645,20 @@ class KnowledgeBase:
                 for alias in json.loads(aliases):
                     out[alias] = doc_id
         return out
+
+    def search_bm25(self, tokens: Sequence[str], n: int) -> list[tuple[str, float]]:
+        """(chunk id, score) of the best `n` chunks by BM25 (consistent with updates)."""
+        with self._lock:
+            self._require_loaded()
+            rows, scores = self.bm25.top(tokens, n)  # type: ignore[union-attr]
+            return [(self.chunk_ids[r], s) for r, s in zip(rows.tolist(), scores.tolist())]
+
+    def search_dense(self, vector: np.ndarray, n: int) -> list[tuple[str, float]]:
+        """(chunk id, inner product) of the `n` nearest chunks."""
+        with self._lock:
+            self._require_loaded()
+            rows, scores = self.dense.search(vector, n)  # type: ignore[union-attr]
+            return [(self.chunk_ids[r], s) for r, s in zip(rows.tolist(), scores.tolist())]
 
     @property
     def avg_chunk_tokens(self) -> float:

@@ -30,10 +30,11 @@ _PATIENT_REFERENCE = re.compile(
 
 def build_messages(state: TurnState, recent: list[dict], documents: str) -> list[dict]:
     sections = state.context_sections
-    system = system_message(state.language, profile=sections.get("profile", ""),
+    language = sections.get("prompt_language", state.language)
+    system = system_message(language, safety=sections.get("system", ""), profile=sections.get("profile", ""),
                             long_term=sections.get("long_term", ""), alerts=state.alerts)
     return [{"role": "system", "content": system}, *history_messages(recent),
-            {"role": "user", "content": user_message(state.language, state.text, documents, state.needs_retrieval)}]
+            {"role": "user", "content": user_message(language, state.text, documents, state.needs_retrieval)}]
 
 
 def fitted_messages(state: TurnState, services: AgentServices) -> tuple[list[dict], int]:

@@ -69,9 +69,10 @@ def assemble_context(state: TurnState, services: AgentServices) -> dict:
             recent = fit_turns(memory.working_turns(settings.memory.working_turns), plan.recent, tokens)
         else:
             recent = fit_turns(memory.working_turns(10_000), plan.recent + plan.long_term, tokens)
-    system = tokens.truncate(safety_prompt(prompt_language(services, state.language)), plan.system)
+    language = prompt_language(services, state.language)
+    system = tokens.truncate(safety_prompt(language), plan.system)
     sections = {
-        "system": system, "profile": profile, "long_term": long_term,
+        "system": system, "profile": profile, "long_term": long_term, "prompt_language": language,
         "tokens": {"system": tokens.count(system), "profile": tokens.count(profile),
                    "long_term": tokens.count(long_term), "query": plan.query,
                    "recent": sum(tokens.count(t["user"]) + tokens.count(t.get("answer", "")) for t in recent)},

@@ -48,6 +48,16 @@ def test_kidney_disease_and_child_contraindications():
     assert "contraindication" in kinds(conflicts({"demographics": {"age": 8}}, {"medications": [{"name": "aspirin"}]}))
 
 
+def test_measurements_imply_conditions():
+    high_bp = {"vitals": [{"type": "blood_pressure", "systolic": 150, "diastolic": 95}]}
+    (alert,) = conflicts(high_bp, {"medications": [{"name": "ibuprofen"}]}, language="en")
+    assert (alert["kind"], alert["because"]) == ("contraindication", "blood pressure 150/95")
+    low_egfr = {"labs": [{"type": "egfr", "value": 35}]}
+    assert "contraindication" in kinds(conflicts(low_egfr, {"medications": [{"name": "metformin"}]}))
+    normal = {"vitals": [{"type": "blood_pressure", "systolic": 118, "diastolic": 76}], "labs": [{"type": "egfr", "value": 95}]}
+    assert conflicts(normal, {"medications": [{"name": "ibuprofen"}, {"name": "metformin"}]}) == []
+
+
 def test_negated_items_and_old_pairs_do_not_alert():
     assert conflicts({"allergies": [{"name": "penicillin", "negated": True}]}, {"medications": [{"name": "amoxicillin"}]}) == []
     old = {"allergies": [{"name": "penicillin"}], "medications": [{"name": "amoxicillin"}]}

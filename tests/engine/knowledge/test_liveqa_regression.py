@@ -51,9 +51,10 @@ def test_liveqa_subset_floors(subset_retriever):
     retriever, questions, qrels = subset_retriever
     modes = evaluate_liveqa(retriever, None, questions, qrels, ["bm25", "dense", "hybrid"])["modes"]
     hybrid = modes["hybrid"]
-    assert hybrid["ndcg@10"] >= 0.45, modes
-    assert hybrid["mrr@10"] >= 0.55, modes
-    assert hybrid["avg_score"] >= 0.6, modes
-    # Fusion must not fall far below the better single retriever on this subset.
+    # Measured when written (default settings, int8 MiniLM): hybrid nDCG@10 0.655,
+    # MRR@10 0.927, average score 1.45; bm25 nDCG 0.512, dense nDCG 0.596.
+    assert hybrid["ndcg@10"] >= 0.55, modes
+    assert hybrid["mrr@10"] >= 0.75, modes
+    assert hybrid["avg_score"] >= 1.1, modes
     best_single = max(modes["bm25"]["ndcg@10"], modes["dense"]["ndcg@10"])
-    assert hybrid["ndcg@10"] >= best_single - 0.03, modes
+    assert hybrid["ndcg@10"] >= best_single - 0.02, modes
