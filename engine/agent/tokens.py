@@ -105,23 +105,23 @@ class TokenManager:
         return sum(self.count(m["content"]) + MESSAGE_OVERHEAD for m in messages) + PROMPT_OVERHEAD
 
     def truncate(self, text: str, limit: int) -> str:
-        """The longest prefix of whole lines (then words) that fits `limit` tokens."""
+        """The longest prefix of whole lines (then words) that fits `limit` tokens.
+
+        Always a true prefix of `text`, whatever its line separators.
+        """
         if limit <= 0 or not text:
             return ""
         if self.count(text) <= limit:
             return text
-        kept: list[str] = []
-        used = 0
-        for line in text.splitlines():
-            cost = self.count(line + "\n")
+        end = used = 0
+        for line in text.splitlines(keepends=True):
+            cost = self.count(line)
             if used + cost > limit:
-                rest = self._truncate_words(line, limit - used)
-                if rest:
-                    kept.append(rest)
+                end += len(self._truncate_words(line, limit - used))
                 break
-            kept.append(line)
+            end += len(line)
             used += cost
-        result = "\n".join(kept)
+        result = text[:end]
         while result and self.count(result) > limit:
             result = result[: max(0, len(result) - max(1, len(result) // 10))]
         return result
