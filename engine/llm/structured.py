@@ -22,15 +22,15 @@ JUDGE_SCHEMA: dict = {
         "accuracy": {"type": "integer", "enum": JUDGE_SCORE_LEVELS},
         "missing_info": {
             "type": "array",
-            "items": {"type": "string", "maxLength": 40},
+            "items": {"type": "string", "maxLength": 60},
             "maxItems": 3,
         },
         "safety_concerns": {
             "type": "array",
-            "items": {"type": "string", "maxLength": 40},
+            "items": {"type": "string", "maxLength": 60},
             "maxItems": 3,
         },
-        "suggested_query": {"type": "string", "maxLength": 80},
+        "suggested_query": {"type": "string", "maxLength": 120},
     },
     "required": ["grounding", "completeness", "accuracy", "missing_info", "safety_concerns", "suggested_query"],
 }
@@ -88,9 +88,9 @@ def validate_judgement(raw: dict, weights: tuple[float, float, float] = (0.4, 0.
     suggested = raw.get("suggested_query", "")
     result = {
         **scores,
-        "missing_info": _short_strings(raw.get("missing_info"), 3, 40),
-        "safety_concerns": _short_strings(raw.get("safety_concerns"), 3, 40),
-        "suggested_query": _clean(suggested, 80) if isinstance(suggested, str) else "",
+        "missing_info": _short_strings(raw.get("missing_info"), 3, 60),
+        "safety_concerns": _short_strings(raw.get("safety_concerns"), 3, 60),
+        "suggested_query": _clean(suggested, 120) if isinstance(suggested, str) else "",
     }
     result["overall"] = round(
         weights[0] * scores["grounding"] + weights[1] * scores["completeness"] + weights[2] * scores["accuracy"], 4

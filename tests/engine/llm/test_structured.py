@@ -14,9 +14,9 @@ def test_judgement_is_always_clamped_and_bounded(g, c, a, missing):
                                  "safety_concerns": "not a list", "suggested_query": "x" * 500})
     for field in ("grounding", "completeness", "accuracy", "overall"):
         assert 0.0 <= judged[field] <= 1.0
-    assert len(judged["missing_info"]) <= 3 and all(len(m) <= 40 for m in judged["missing_info"])
+    assert len(judged["missing_info"]) <= 3 and all(len(m) <= 60 for m in judged["missing_info"])
     assert judged["safety_concerns"] == []
-    assert len(judged["suggested_query"]) == 80
+    assert len(judged["suggested_query"]) == 120
 
 
 def test_overall_uses_the_seed_weights():
