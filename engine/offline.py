@@ -20,9 +20,6 @@ OFFLINE_ENV = {
     "MEDCAT_DISABLE_VERSION_CHECK": "true",
     "TOKENIZERS_PARALLELISM": "false",
     "TIKTOKEN_CACHE_DIR": "",  # empty: tiktoken reads the BPE file without caching it
-    # Not a network switch, but it must also be set before llama.cpp/torch load OpenMP:
-    # spinning OpenMP workers slowed a turn ~8x when another process shared the 2 cores.
-    "OMP_WAIT_POLICY": "PASSIVE",
 }
 
 
