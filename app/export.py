@@ -32,27 +32,30 @@ def _ask_path(parent: QWidget, title: str, suggested: str, formats: dict[str, st
     return format_for(path, chosen, formats) if path else None
 
 
-def export_conversation(parent: QWidget, runner: EngineRunner, engine, session_id: object, *,
-                        path: str | None = None, fmt: str | None = None,
-                        done: Callable[[str], None] | None = None) -> None:
+def _export(parent: QWidget, runner: EngineRunner, method, target: object, title: str, suggested: str,
+            formats: dict[str, str], default_fmt: str, path: str | None, fmt: str | None,
+            done: Callable[[str], None] | None) -> None:
+    """Ask for a file when none is given, then run the engine export in a worker."""
     if path is None:
-        picked = _ask_path(parent, QCoreApplication.translate("Export", "Export conversation"), "conversation.md",
-                           CONVERSATION_FORMATS)
+        picked = _ask_path(parent, title, suggested, formats)
         if picked is None:
             return
         path, fmt = picked
-    runner.call(parent, engine.export_conversation, session_id, path, fmt=fmt or "md",
+    runner.call(parent, method, target, path, fmt=fmt or default_fmt,
                 on_result=lambda _r: done(path) if done else None)
+
+
+def export_conversation(parent: QWidget, runner: EngineRunner, engine, session_id: object, *,
+                        path: str | None = None, fmt: str | None = None,
+                        done: Callable[[str], None] | None = None) -> None:
+    _export(parent, runner, engine.export_conversation, session_id,
+            QCoreApplication.translate("Export", "Export conversation"), "conversation.md",
+            CONVERSATION_FORMATS, "md", path, fmt, done)
 
 
 def export_patient(parent: QWidget, runner: EngineRunner, engine, patient_id: object, *,
                    path: str | None = None, fmt: str | None = None,
                    done: Callable[[str], None] | None = None) -> None:
-    if path is None:
-        picked = _ask_path(parent, QCoreApplication.translate("Export", "Export patient record"), "patient.pdf",
-                           PATIENT_FORMATS)
-        if picked is None:
-            return
-        path, fmt = picked
-    runner.call(parent, engine.export_patient, patient_id, path, fmt=fmt or "json",
-                on_result=lambda _r: done(path) if done else None)
+    _export(parent, runner, engine.export_patient, patient_id,
+            QCoreApplication.translate("Export", "Export patient record"), "patient.pdf",
+            PATIENT_FORMATS, "json", path, fmt, done)
