@@ -2,6 +2,7 @@
 #   make run    create .venv, install everything and the default models, build what is
 #               missing, open the app (no display: selftest + a sample question instead)
 #   make test   the same install, then the import contract and the test suite
+#               (the slow tests run with `make reliability`)
 SHELL := /bin/bash
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
@@ -47,7 +48,17 @@ lint: install
 	$(BIN)/lint-imports
 
 test: models lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -m "not slow"
+
+# The slow tests: kills of real `kb build`/`kb add` commands, 30 real-model turns under an
+# RSS bound, the LiveQA regression and the BM25 speed check (CI runs them after `make test`).
+reliability: models lint
+	$(BIN)/python -m pytest -m slow -s
+
+# Release build: PyInstaller one-folder app in dist/chartside, then its frozen selftest,
+# one question and --screenshot with a fresh data folder and no network (packaging/build.py).
+dist: data
+	$(BIN)/python packaging/build.py
 
 bench: setup
 	$(CHARTSIDE) bench llm --json

@@ -100,7 +100,8 @@ class DemoEngine:
         self._facts: dict[str, dict] = {}
         self._demographics: dict[str, dict] = {}
         self.audit: list[tuple[str, str]] = []
-        self._kb = {"documents": 0, "chunks": 0, "embedding_model": self.settings.embedding.model}
+        # The default MedQuAD index's size, so demo screenshots show a realistic knowledge base.
+        self._kb = {"documents": 17925, "chunks": 29485, "embedding_model": self.settings.embedding.model}
 
     # -- settings ------------------------------------------------------------------------
     def update_settings(self, settings: Settings) -> None:
@@ -346,6 +347,14 @@ class DemoEngine:
         if progress:
             progress(1, 1, file.name)
         return {"name": file.stem, "kind": "gguf", "roles": list(roles), "path": str(file), "verified": True}
+
+    def warm_up(self, progress: Progress = None) -> dict:
+        """Nothing to load; reports the engine's steps so the status bar shows them."""
+        steps = ("model", "knowledge", "embedder", "clinical")
+        for done, step in enumerate((*steps, "ready")):
+            if progress:
+                progress(done, len(steps), step)
+        return {"loaded": list(steps), "notes": [], "seconds": {step: 0.0 for step in steps}}
 
     def device_info(self) -> dict:
         return {"backend": "CPU", "gpu_offload": False, "n_gpu_layers": self.settings.llm.n_gpu_layers,

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from app.fonts import apply_ui_font
 from app.i18n import UiLanguage
 from app.main_window import MainWindow
-from app.workers import EngineRunner
+from app.workers import EngineRunner, retire
 from engine.errors import ConfigError
 from engine.settings import Settings, load_settings
 
@@ -81,7 +81,7 @@ class Shell(QObject):
             old.language_changed.disconnect(self.change_language)
             old.idle.stop()
             old.hide()
-            old.deleteLater()
+            retire(old)
         window = self.open_window()
         if geometry is not None:
             window.restoreGeometry(geometry)

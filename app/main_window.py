@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QT_TRANSLATE_NOOP, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QLabel, QMainWindow, QStackedWidget, QWidget
+from PySide6.QtWidgets import QLabel, QMainWindow, QProgressBar, QStackedWidget, QWidget
 
 from app import export
 from app.idle import IdleWatcher
 from app.unlock_page import UnlockPage
-from app.workers import EngineRunner
+from app.workers import EngineRunner, LatestProgress, retire
 from app.workspace import Workspace
 from engine.settings import Settings
 
@@ -25,11 +25,18 @@ if TYPE_CHECKING:
     from app.dialogs.knowledge import KnowledgeBaseDialog
     from app.dialogs.settings import SettingsDialog
 
-# After the store check, so the unlock page is usable first. Asking for the device and the
-# knowledge-base state loads llama.cpp, torch and the embedding model in the background;
-# importing those holds Python's GIL for up to a few hundred ms at a time, which is better
-# spent while the user types the passphrase than during the first answer.
-SERVICES_CHECK_DELAY_MS = 800
+# Warm-up (engine.warm_up: the language model, knowledge base, embedding model and clinical
+# pack) starts once the window is up and the store check is answered, so the unlock page
+# is usable first. Importing torch and MedCAT holds Python's GIL for up to a few hundred
+# ms at a time, which is better spent while the user types the passphrase than during
+# the first answer.
+WARM_UP_POLL_MS = 100
+WARM_UP_STEPS = {
+    "model": QT_TRANSLATE_NOOP("MainWindow", "Loading model…"),
+    "knowledge": QT_TRANSLATE_NOOP("MainWindow", "Opening the knowledge base…"),
+    "embedder": QT_TRANSLATE_NOOP("MainWindow", "Loading the search model…"),
+    "clinical": QT_TRANSLATE_NOOP("MainWindow", "Loading the clinical checks…"),
+}
 
 
 class MainWindow(QMainWindow):
@@ -46,8 +53,10 @@ class MainWindow(QMainWindow):
         self.settings_dialog: "SettingsDialog | None" = None
         self.knowledge_dialog: "KnowledgeBaseDialog | None" = None
         self.about_dialog: "AboutDialog | None" = None
-        self._services_timer = QTimer(self, singleShot=True, interval=SERVICES_CHECK_DELAY_MS)
-        self._services_timer.timeout.connect(self.refresh_services)
+        self.warm_up_result: dict | None = None
+        self._warm_up_seen = LatestProgress(0, len(WARM_UP_STEPS), "model")
+        self._warm_up_poll = QTimer(self, interval=WARM_UP_POLL_MS)
+        self._warm_up_poll.timeout.connect(self._show_warm_up_step)
         self.last_export: str | None = None
 
         self.stack = QStackedWidget(objectName="mainStack")
@@ -59,6 +68,13 @@ class MainWindow(QMainWindow):
         self.device_label = QLabel(objectName="deviceLabel")
         self.knowledge_label = QLabel(objectName="knowledgeLabel")
         self.busy_label = QLabel(objectName="busyLabel")
+        self.warm_up_label = QLabel(objectName="warmUpLabel")
+        self.warm_up_bar = QProgressBar(objectName="warmUpProgress", minimum=0, maximum=len(WARM_UP_STEPS),
+                                        textVisible=False)
+        self.warm_up_bar.setFixedSize(90, 10)
+        self.warm_up_bar.hide()
+        self.statusBar().addPermanentWidget(self.warm_up_label)
+        self.statusBar().addPermanentWidget(self.warm_up_bar)
         self.statusBar().addPermanentWidget(self.busy_label)
         self.statusBar().addPermanentWidget(self.knowledge_label)
         self.statusBar().addPermanentWidget(self.device_label)
@@ -112,15 +128,66 @@ class MainWindow(QMainWindow):
 
     # -- start-up --------------------------------------------------------------------------
     def start(self) -> None:
-        """Ask the engine (in workers) whether a store exists and what device runs."""
+        """Ask the engine (in a worker) whether a store exists, then warm it up."""
         if self.engine.is_locked:
+            self.unlock_page.vault_checked.connect(self._first_warm_up)
             self.unlock_page.check_vault()
         else:
             self.show_workspace()
-        self._services_timer.start()
+            self.warm_up()
+
+    @Slot()
+    def _first_warm_up(self) -> None:
+        self.unlock_page.vault_checked.disconnect(self._first_warm_up)
+        self.warm_up()
+
+    def warm_up(self) -> None:
+        """Load the models and indexes in a background worker, with progress in the status
+        bar; the device and knowledge-base state follow when it is done. The worker only
+        records its step; a timer here shows it (no Qt object is touched from the worker,
+        so closing the window mid-way is safe)."""
+        progress = LatestProgress(0, len(WARM_UP_STEPS), "model")
+        self._warm_up_seen = progress
+        self.warm_up_result = None
+        self._show_warm_up_step()
+        self._warm_up_poll.start()
+        self.runner.call(self, self.engine.warm_up, progress, lane="background", on_result=self._warmed_up,
+                         on_error=self._warm_up_failed)
+
+    @Slot()
+    def _show_warm_up_step(self) -> None:
+        done, total, step = self._warm_up_seen.latest
+        if step not in WARM_UP_STEPS:
+            return
+        self.warm_up_bar.setMaximum(max(1, total))
+        self.warm_up_bar.setValue(done)
+        self.warm_up_bar.show()
+        self.warm_up_label.setText(QCoreApplication.translate("MainWindow", WARM_UP_STEPS[step]))
+
+    def _warmed_up(self, result: dict) -> None:
+        self.warm_up_result = result
+        self._end_warm_up(result.get("notes") or [])
+
+    def _warm_up_failed(self, exc: BaseException) -> None:
+        from app.errors import log_unexpected, user_message
+
+        log_unexpected(exc)
+        self.warm_up_result = {"loaded": [], "notes": [user_message(exc)], "seconds": {}}
+        self._end_warm_up(self.warm_up_result["notes"])
+
+    def _end_warm_up(self, notes: list[str]) -> None:
+        """Degraded mode is allowed: a missing service is named in the tooltip, not a dialog."""
+        self._warm_up_poll.stop()
+        self.warm_up_bar.hide()
+        self.warm_up_label.clear()
+        self.warm_up_label.setToolTip("\n".join(notes))
+        if notes:
+            self.statusBar().showMessage(self.tr("Some services could not be loaded; answers may be limited."),
+                                         10_000)
+        self.refresh_services()
 
     def refresh_services(self) -> None:
-        """Device and knowledge-base state for the status bar (and a warm start for both)."""
+        """Device and knowledge-base state for the status bar."""
         self.refresh_device()
         self.refresh_knowledge_state()
 
@@ -181,7 +248,7 @@ class MainWindow(QMainWindow):
         self.workspace = None
         self.stack.setCurrentWidget(self.unlock_page)
         self.stack.removeWidget(workspace)
-        workspace.deleteLater()
+        retire(workspace)
         self.unlock_page.set_mode(create=False)
         self._update_actions()
         self.runner.call(self, self.engine.lock, on_result=lambda _r: self.locked.emit())
@@ -202,7 +269,7 @@ class MainWindow(QMainWindow):
 
     def apply_settings(self, new: Settings) -> None:
         self.idle.set_minutes(new.vault.idle_lock_minutes)
-        self.refresh_device()
+        self.warm_up()
         self.language_changed.emit(new.ui.language)
 
     def open_knowledge(self) -> None:

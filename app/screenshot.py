@@ -2,7 +2,7 @@
 
 `chartside --screenshot FILE.png` saves the main window (chat, alert, sources) in the UI
 language of the settings. `python -m app.screenshot --all DIR` saves every main screen in
-Korean and English. Both drive the real window through its widgets, against the
+Korean and English (the README shows those of `docs/screenshots`). Both drive the real window through its widgets, against the
 in-memory `DemoEngine`, so no model, index or patient file is touched and nothing is
 written except the PNG files.
 """
@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from app.demo import DEMO_QUESTION, DemoEngine
 from app.main_window import MainWindow
-from app.workers import EngineRunner
+from app.workers import EngineRunner, retire
 from engine.settings import Settings
 
 DEMO_PATIENT = {"ko": "김하늘 (데모)", "en": "Alex Kim (demo)"}
@@ -93,7 +93,7 @@ class DemoSession:
         self.window.idle.stop()
         self.window.close()
         self.runner.wait(5_000)
-        self.window.deleteLater()
+        retire(self.window)
         QApplication.processEvents()
 
 

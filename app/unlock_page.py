@@ -20,6 +20,7 @@ STRENGTH_COLOURS = ("#c62828", "#ef6c00", "#2e7d32", "#1b5e20")
 
 class UnlockPage(QWidget):
     unlocked = Signal()
+    vault_checked = Signal()   # the page knows whether to create or unlock, and is usable
 
     def __init__(self, engine, runner: EngineRunner, parent: QWidget | None = None):
         super().__init__(parent)
@@ -84,7 +85,7 @@ class UnlockPage(QWidget):
         """Ask the engine whether a store exists, then show create or unlock."""
         self.button.setEnabled(False)
         self._runner.call(self, self._engine.vault_exists, on_result=lambda exists: self.set_mode(create=not exists),
-                          on_error=self._failed)
+                          on_error=self._failed, on_finished=self.vault_checked.emit)
 
     def set_mode(self, *, create: bool) -> None:
         self._create = create

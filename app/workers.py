@@ -9,14 +9,16 @@ Two lanes:
 
 Callbacks are delivered through a small relay object parented to the widget that asked;
 when that widget is destroyed (for example the workspace on lock), late results are
-dropped instead of reaching a deleted widget.
+dropped instead of reaching a deleted widget. Widgets are deleted through `retire`, which
+keeps the workers' garbage collections away from a tree that is being destroyed.
 """
 
 from __future__ import annotations
 
+import gc
 from typing import Callable, Iterator
 
-from PySide6.QtCore import QObject, QThreadPool, Signal, Slot
+from PySide6.QtCore import QObject, QThreadPool, QTimer, Signal, Slot
 from superqt.utils import FunctionWorker, GeneratorWorker
 
 from app.errors import show_error
@@ -66,6 +68,17 @@ class ProgressBridge(QObject):
 
     def __call__(self, done: int, total: int, message: str = "") -> None:
         self.progressed.emit(int(done), int(total), str(message))
+
+
+class LatestProgress:
+    """A `progress(done, total, message)` callback that only remembers the latest call, for
+    a GUI timer to show: nothing Qt is touched from the worker thread."""
+
+    def __init__(self, done: int = 0, total: int = 0, message: str = ""):
+        self.latest = (done, total, message)
+
+    def __call__(self, done: int, total: int, message: str = "") -> None:
+        self.latest = (int(done), int(total), str(message))
 
 
 class EngineRunner(QObject):
@@ -122,3 +135,37 @@ class EngineRunner(QObject):
     def _done(self, worker) -> None:
         self._running.discard(worker)
         self.busy_changed.emit(self.busy)
+
+
+RETIRE_FALLBACK_MS = 10_000
+_gc_pauses = {"count": 0, "disabled": False}
+
+
+def retire(widget: QObject) -> None:
+    """`widget.deleteLater()`, with Python's cyclic garbage collector paused until it is gone.
+
+    Qt destroys the tree in the event loop without the GIL, and PySide takes the GIL back
+    for each Python-made child. A collection that a worker thread starts in between (the
+    warm-up importing libraries, a turn) can visit half-destroyed wrappers and crash the
+    process: seen with PySide6 6.12 as a segfault in `visit_decref`. Collection resumes
+    once the tree is gone (or after `RETIRE_FALLBACK_MS` should it never be deleted).
+    """
+    if _gc_pauses["count"] == 0 and gc.isenabled():
+        gc.disable()
+        _gc_pauses["disabled"] = True
+    _gc_pauses["count"] += 1
+    resumed = []
+
+    def resume() -> None:
+        if resumed:
+            return
+        resumed.append(True)
+        _gc_pauses["count"] -= 1
+        if _gc_pauses["count"] == 0 and _gc_pauses["disabled"]:
+            _gc_pauses["disabled"] = False
+            gc.enable()
+
+    widget.destroyed.connect(lambda *_: QTimer.singleShot(0, resume))
+    QTimer.singleShot(RETIRE_FALLBACK_MS, resume)
+    widget.deleteLater()
+

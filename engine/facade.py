@@ -14,7 +14,10 @@ not need a model never loads one:
 
 from __future__ import annotations
 
+import logging
+import re
 import threading
+import time
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -25,14 +28,20 @@ from engine.agent.pipeline import pipeline_mermaid, run_turn
 from engine.agent.prompting import safety_prompt as system_prompt
 from engine.agent.services import AgentServices
 from engine.agent.text import detect_language
-from engine.agent.tokens import TokenManager
-from engine.errors import ChartsideError, InputError, KnowledgeIndexError, VaultError
+from engine.agent.tokens import TokenManager, plan_budget
+from engine.errors import ChartsideError, InputError, KnowledgeIndexError, ModelUnavailable, VaultError
 from engine.events import Event, Status
 from engine.llm.types import CancelToken, ChatMessage
 from engine.settings import Settings, load_settings, save_settings
 
 Progress = Callable[[int, int, str], None]
 _UNSET = object()
+WARM_UP_STEPS = ("model", "knowledge", "embedder", "clinical")
+log = logging.getLogger(__name__)
+# Far above any token budget: longer messages are refused before they are even tokenized.
+MAX_MESSAGE_CHARS = 200_000
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # undecodable bytes from a command line
+DEGRADED_STATUS = "The language model is unavailable: answering with the alerts and retrieved passages only."
 
 __all__ = ["Engine", "detect_language", "system_prompt"]
 
@@ -51,6 +60,7 @@ class Engine:
         self._vault_path = vault_path
         self._vault = None
         self._lock = threading.RLock()
+        self._warm_up_lock = threading.Lock()
         self._cancel = CancelToken()
         self._scratch = EphemeralMemory()
         self._cache: ResponseCache | None = None
@@ -185,9 +195,84 @@ class Engine:
             self._kb.close()
         self.lock()
 
+    # -- warm-up -----------------------------------------------------------------------
+    def warm_up(self, progress: Progress | None = None) -> dict:
+        """Load what the first turn needs, one service after the other, so that it does not
+        wait for them: the language model(s), the knowledge base (if built), the embedding
+        model and the clinical pack. `progress(done, total, step)` is called before each
+        step (`step` is one of `WARM_UP_STEPS`) and with `"ready"` at the end.
+
+        Safe from a worker thread and safe to call again (loaded services are kept; calls
+        run one at a time). A service that fails to load, or is not there (no knowledge base
+        built), is left out of `loaded` and explained in `notes` (also kept in
+        `service_notes`): the engine then runs without it, as it would on first use.
+        Returns `{"loaded", "notes", "seconds"}`.
+        """
+        with self._warm_up_lock:
+            loaded: list[str] = []
+            notes: list[str] = []
+            seconds: dict[str, float] = {}
+            for done, step in enumerate(WARM_UP_STEPS):
+                if progress is not None:
+                    progress(done, len(WARM_UP_STEPS), step)
+                started = time.perf_counter()
+                noted = len(self.service_notes)
+                try:
+                    if getattr(self, f"_warm_{step}")():
+                        loaded.append(step)
+                except Exception as exc:  # noqa: BLE001  (any failure degrades, none stops the app)
+                    self.service_notes.append(f"{step} unavailable: {getattr(exc, 'user_message', None) or exc}")
+                    log.warning("warm-up: %s failed", step, exc_info=True)
+                    self._drop_service(step)
+                notes += self.service_notes[noted:]
+                seconds[step] = round(time.perf_counter() - started, 3)
+            if progress is not None:
+                progress(len(WARM_UP_STEPS), len(WARM_UP_STEPS), "ready")
+            return {"loaded": loaded, "notes": notes, "seconds": seconds}
+
+    def _drop_service(self, step: str) -> None:
+        """Turns run without a service that failed to load (the model cannot be dropped:
+        a turn then reports it in plain words)."""
+        with self._lock:
+            if step == "knowledge":
+                self._knowledge = None
+            elif step == "embedder":
+                self._embedder = None
+            elif step == "clinical":
+                self._clinical = None
+
+    def _warm_model(self) -> bool:
+        from engine.llm.runtime import ROLES
+
+        llm = self.llm
+        names = set()
+        for role in ROLES:
+            name = llm.model_name(role) if hasattr(llm, "model_name") else role
+            if name not in names:
+                names.add(name)
+                llm.info(role)
+        return True
+
+    def _warm_knowledge(self) -> bool:
+        return self.knowledge is not None
+
+    def _warm_embedder(self) -> bool:
+        embedder = self.embedder
+        if embedder is None:
+            return False
+        embedder.embed(["warm-up"])
+        return True
+
+    def _warm_clinical(self) -> bool:
+        clinical = self.clinical
+        if clinical is None:
+            return False
+        clinical.extract("warm-up: aspirin 100 mg daily")
+        return True
+
     # -- the vault ---------------------------------------------------------------------
     def vault_path(self) -> Path:
-        from engine.memory.store import default_vault_path
+        from engine.settings import default_vault_path
 
         return self._vault_path or default_vault_path()
 
@@ -209,13 +294,24 @@ class Engine:
             self._sessions_memory.clear()
 
     def lock(self) -> None:
-        """Close the store and forget everything decrypted (cache and memories included)."""
+        """Close the store (audited as `vault.lock`) and forget everything patient-derived held
+        in memory: the response cache, the conversation memories, the scratch conversation
+        and the embedding memo of recent question texts."""
         with self._lock:
             if self._vault is not None:
-                self._vault.close()
+                self._vault.lock()
             self._vault = None
-            self._cache = None
-            self._sessions_memory.clear()
+            self._forget_patient_turns()
+            self._scratch = EphemeralMemory()
+
+    def _forget_patient_turns(self) -> None:
+        """Drop the in-memory copies of patients' turns (the vault keeps what it should)."""
+        from engine.agent.embedding import MemoEmbedder
+
+        self._cache = None
+        self._sessions_memory.clear()
+        if isinstance(self._embedder, MemoEmbedder):
+            self._embedder.clear()
 
     @property
     def is_locked(self) -> bool:
@@ -241,8 +337,7 @@ class Engine:
 
     def delete_patient(self, patient_id: int) -> None:
         self.vault.delete_patient(int(patient_id))
-        self._cache = None
-        self._sessions_memory.clear()
+        self._forget_patient_turns()
 
     def list_sessions(self, patient_id: int) -> list[dict]:
         return [_session(row) for row in self.vault.list_sessions(int(patient_id))]
@@ -312,12 +407,34 @@ class Engine:
             self.service_notes.append(f"memory recall without embeddings: {exc}")
             return None
 
-    def services(self, memory, settings: Settings | None = None) -> AgentServices:
-        """One turn's services (a fresh LLM meter each turn)."""
+    def services(self, memory, settings: Settings | None = None, *,
+                 llm_unavailable: ModelUnavailable | None = None) -> AgentServices:
+        """One turn's services (a fresh LLM meter each turn). With `llm_unavailable` (degraded
+        mode) tokens are counted with the fallback tokenizer and no node calls the model."""
         settings = settings or self.settings
-        return AgentServices(settings=settings, llm=MeteredLLM(self.llm), tokens=TokenManager(self.llm),
+        counter = TokenManager(None if llm_unavailable is not None else self.llm)
+        return AgentServices(settings=settings, llm=MeteredLLM(self.llm), tokens=counter,
                              clinical=self.clinical, knowledge=self.knowledge, memory=memory,
-                             cache=self.cache, embedder=self._cache_embedder(settings), cancel=self._cancel)
+                             cache=self.cache, embedder=self._cache_embedder(settings), cancel=self._cancel,
+                             llm_unavailable=llm_unavailable)
+
+    def _generation_model(self) -> tuple[str, ModelUnavailable | None]:
+        """The generating model's name, or why it cannot be loaded (the turn then runs degraded).
+        Tried again every turn, so a model restored on disk is used from the next message."""
+        try:
+            return self.llm.info("generate").name, None
+        except ModelUnavailable as exc:
+            log.warning("language model unavailable, degraded mode: %s", exc)
+            return "", exc
+
+    def _check_fits(self, text: str, settings: Settings, llm_unavailable: ModelUnavailable | None) -> None:
+        """Refuse a question that cannot fit the token plan before anything is stored."""
+        context = settings.context
+        tokens = TokenManager(None if llm_unavailable is not None else self.llm)
+        n_ctx = settings.llm.n_ctx if llm_unavailable is not None else self.llm.info("generate").n_ctx
+        plan_budget(total=context.total_budget, n_ctx=n_ctx, system=context.system_tokens, documents=0,
+                    query=tokens.count(text), reserve=context.generation_reserve,
+                    profile_share=context.profile_share, long_term_share=context.long_term_share)
 
     def _cache_embedder(self, settings: Settings):
         if not settings.features.response_cache:
@@ -335,21 +452,23 @@ class Engine:
         `settings` overrides the engine's settings for this turn only (ablation runs);
         `history` (llm mode without a patient) seeds the scratch conversation.
         """
-        text = (text or "").strip()
-        if not text:
-            raise InputError("empty message", user_message="Type a question first.")
+        text = clean_message(text)
         self._cancel = CancelToken()
         mode = mode or self.settings.mode
+        model, llm_unavailable = self._generation_model()
+        if mode == "agent":
+            self._check_fits(text, settings or self.settings, llm_unavailable)
         memory, patient_id, session_id = self._memory(patient_id, session_id)
         if history:
             for user, answer in zip(history[::2], history[1::2]):
                 memory.add_turn(user["content"], {"answer": answer["content"]})
         yield Status("Preparing the answer…")
-        services = self.services(memory, settings)
-        info = self.llm.info("generate")
+        if llm_unavailable is not None:
+            yield Status(DEGRADED_STATUS)
+        services = self.services(memory, settings, llm_unavailable=llm_unavailable)
         turn_index = len(memory.working_turns(10_000)) if hasattr(memory, "working_turns") else 0
         yield from run_turn(text, services, mode=mode, patient_id=patient_id, session_id=session_id,
-                            turn_index=turn_index, model=info.name)
+                            turn_index=turn_index, model=model)
 
     # -- models and device -------------------------------------------------------------
     def models(self) -> list[dict]:
@@ -450,6 +569,23 @@ class Engine:
     @staticmethod
     def pipeline_mermaid() -> str:
         return pipeline_mermaid()
+
+
+def clean_message(text) -> str:
+    """The message as the pipeline takes it, or InputError: lone surrogates (undecodable
+    bytes passed on a command line) become U+FFFD, surrounding space is dropped, and an
+    empty or absurdly long message is refused."""
+    if text is None:
+        text = ""
+    if not isinstance(text, str):
+        raise InputError(f"message must be text, not {type(text).__name__}", user_message="The message is not text.")
+    text = _LONE_SURROGATE.sub("\ufffd", text).strip()
+    if not text:
+        raise InputError("empty message", user_message="Type a question first.")
+    if len(text) > MAX_MESSAGE_CHARS:
+        raise InputError(f"message of {len(text)} characters",
+                         user_message="The question is too long for the model's context. Shorten it.")
+    return text
 
 
 def _patient(row: dict) -> dict:

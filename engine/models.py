@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.errors import ModelUnavailable, ModelVerificationError
-from engine.paths import models_dir
+from engine.paths import bundle_root, is_frozen, models_dir
 from engine.settings import data_dir
 
 ROLES = ("generate", "classify", "judge", "summarise", "embed", "tokenize")
@@ -66,6 +66,9 @@ class ModelEntry:
     def location(self) -> Path:
         """Where the model lives on this machine (a file, or a folder for embeddings)."""
         if self.module:
+            bundled = bundle_root() / self.module
+            if is_frozen() and bundled.is_dir():
+                return bundled / self.path
             spec = importlib.util.find_spec(self.module)
             if spec is None or not spec.submodule_search_locations:
                 raise ModelUnavailable(

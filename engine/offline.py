@@ -19,6 +19,7 @@ OFFLINE_ENV = {
     "DO_NOT_TRACK": "1",
     "MEDCAT_DISABLE_VERSION_CHECK": "true",
     "TOKENIZERS_PARALLELISM": "false",
+    "HF_HUB_DISABLE_PROGRESS_BARS": "1",  # no "Loading weights" bars on every model load
     "TIKTOKEN_CACHE_DIR": "",  # empty: tiktoken reads the BPE file without caching it
 }
 

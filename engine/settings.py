@@ -16,17 +16,18 @@ from platformdirs import user_data_dir
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine.errors import ConfigError
+from engine.paths import private_dir
 
 APP_NAME = "Chartside"
 SETTINGS_FILE = "settings.toml"
 
 
 def data_dir() -> Path:
-    """The user data directory: `CHARTSIDE_HOME` if set, else the platform's default."""
+    """The user data directory: `CHARTSIDE_HOME` if set, else the platform's default.
+    It holds the vault, so it is owner-only (0700), and tightened if it was not."""
     home = os.environ.get("CHARTSIDE_HOME")
     path = Path(home) if home else Path(user_data_dir(APP_NAME, appauthor=False))
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    return private_dir(path)
 
 
 class _Section(BaseModel):
@@ -174,6 +175,15 @@ class Settings(_Section):
         for name, value in overrides.items():
             setattr(flags, name, value)
         return self.model_copy(update={"features": flags})
+
+
+VAULT_FILE = "vault.db"
+
+
+def default_vault_path() -> Path:
+    """The encrypted patient store. Here rather than in engine.memory.store so that asking
+    whether a store exists (the app's first question) imports no database library."""
+    return data_dir() / VAULT_FILE
 
 
 def settings_path() -> Path:

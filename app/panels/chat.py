@@ -12,12 +12,13 @@ import threading
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QInputMethodEvent, QKeyEvent
-from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QScrollArea, QSizePolicy,
+from PySide6.QtWidgets import (QFrame, QLabel, QPlainTextEdit, QPushButton, QScrollArea, QSizePolicy,
                                QVBoxLayout, QWidget)
 
 from app.citations import citation_number, link_citations
 from app.errors import show_error, user_message
-from app.workers import EngineRunner
+from app.panels.widgets import RichTextCard, escape, hbox, heading, muted, vbox
+from app.workers import EngineRunner, retire
 from engine.events import Alerts, Done, Event, NodeStarted, Sources, Status, Token
 
 RENDER_INTERVAL_MS = 50
@@ -33,31 +34,22 @@ def alert_level(alert: dict) -> str:
     return "emergency" if kind in EMERGENCY_KINDS or alert.get("severity") == "emergency" else "caution"
 
 
-class AlertBanner(QFrame):
+class AlertBanner(RichTextCard):
     """One alert: emergencies in red with what to do now, allergy/interaction in amber."""
 
     def __init__(self, alert: dict, parent: QWidget | None = None):
-        super().__init__(parent)
         level = alert_level(alert)
+        super().__init__(f"alert_{level}", f"{ALERT_STYLES[level]} border-radius: 6px;", parent)
         self.level = level
-        self.setObjectName(f"alert_{level}")
-        self.setStyleSheet(f"QFrame#{self.objectName()} {{ {ALERT_STYLES[level]} border-radius: 6px; }}"
-                           f" QLabel {{ border: none; background: transparent; }}")
         heading = self.tr("Emergency") if level == "emergency" else self._caution_heading(alert)
-        lines = [f"<b>{_escape(heading)}</b>", _escape(str(alert.get("message", "")))]
+        lines = [f"<b>{escape(heading)}</b>", escape(alert.get("message", ""))]
         action = alert.get("action") or alert.get("what_to_do")
         if not action and level == "emergency":
             action = self.tr("Call emergency services (119) or go to the nearest emergency department now.")
         if action:
             what_now = self.tr("What to do now:")
-            lines.append(f"<b>{_escape(what_now)}</b> {_escape(str(action))}")
-        label = QLabel("<br>".join(line for line in lines if line), wordWrap=True, objectName="alertText")
-        label.setTextFormat(Qt.TextFormat.RichText)
-        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(10, 8, 10, 8)
-        layout.addWidget(label)
-        self.text = label.text()
+            lines.append(f"<b>{escape(what_now)}</b> {escape(action)}")
+        self.set_markup("<br>".join(line for line in lines if line))
 
     def _caution_heading(self, alert: dict) -> str:
         kind = str(alert.get("kind", "")).lower()
@@ -68,10 +60,6 @@ class AlertBanner(QFrame):
         if "contraindication" in kind:
             return self.tr("Contraindication")
         return self.tr("Caution")
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 class TurnView(QFrame):
@@ -101,15 +89,8 @@ class TurnView(QFrame):
         self.copy_button.setEnabled(False)
         self.copy_button.clicked.connect(self.copy)
 
-        footer = QHBoxLayout()
-        footer.addWidget(self.status, 1)
-        footer.addWidget(self.copy_button)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 8, 4, 8)
-        layout.addWidget(self.question)
-        layout.addLayout(self.alerts_box)
-        layout.addWidget(self.answer)
-        layout.addLayout(footer)
+        vbox(self.question, self.alerts_box, self.answer, hbox((self.status, 1), self.copy_button),
+             parent=self, margins=(4, 8, 4, 8))
 
         self.text = ""
         self.result: dict | None = None
@@ -125,7 +106,7 @@ class TurnView(QFrame):
         while self.alerts_box.count():
             widget = self.alerts_box.takeAt(0).widget()
             if widget is not None:
-                widget.deleteLater()
+                retire(widget)
         ordered = sorted(self.alerts, key=lambda a: 0 if alert_level(a) == "emergency" else 1)
         for alert in ordered:
             self.alerts_box.addWidget(AlertBanner(alert, self))
@@ -237,16 +218,15 @@ class ChatPanel(QWidget):
         self._running = False
         self._history_request = 0
 
-        self.header = QLabel(objectName="chatHeader")
-        self.header.setStyleSheet("font-weight: 600; padding: 4px;")
+        self.header = heading("", "chatHeader", "padding: 4px;")
         self.transcript = QWidget(objectName="transcript")
         self.turns = QVBoxLayout(self.transcript)
         self.turns.addStretch(1)
         self.scroll = QScrollArea(objectName="transcriptScroll", widgetResizable=True)
         self.scroll.setWidget(self.transcript)
         self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.placeholder = QLabel(wordWrap=True, objectName="chatPlaceholder", alignment=Qt.AlignmentFlag.AlignCenter)
-        self.placeholder.setStyleSheet("color: #757575; padding: 24px;")
+        self.placeholder = muted("", "chatPlaceholder", "padding: 24px;")
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.turns.insertWidget(0, self.placeholder)
         self.status = QLabel(objectName="chatStatus")
         self.status.setStyleSheet("color: #455a64;")
@@ -258,18 +238,8 @@ class ChatPanel(QWidget):
         self.stop_button.setEnabled(False)
         self.stop_button.setStyleSheet("QPushButton:enabled { color: #c62828; font-weight: 600; }")
 
-        actions = QVBoxLayout()
-        actions.addWidget(self.send_button)
-        actions.addWidget(self.stop_button)
-        bottom = QHBoxLayout()
-        bottom.addWidget(self.composer, 1)
-        bottom.addLayout(actions)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 6, 6, 6)
-        layout.addWidget(self.header)
-        layout.addWidget(self.scroll, 1)
-        layout.addWidget(self.status)
-        layout.addLayout(bottom)
+        bottom = hbox((self.composer, 1), vbox(self.send_button, self.stop_button))
+        vbox(self.header, (self.scroll, 1), self.status, bottom, parent=self, margins=(6, 6, 6, 6))
 
         self._scroll_timer = QTimer(self, singleShot=True, interval=0)
         self._scroll_timer.timeout.connect(self._scroll_bottom)
@@ -308,7 +278,7 @@ class ChatPanel(QWidget):
         while self.turns.count() > 2:
             widget = self.turns.takeAt(1).widget()
             if widget is not None:
-                widget.deleteLater()
+                retire(widget)
         self._turn = None
         self.placeholder.setText(self.tr(
             "Chartside answers from the local knowledge base and shows its sources. "

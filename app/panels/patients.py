@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QPushButton,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import QLineEdit, QListWidget, QListWidgetItem, QPushButton, QWidget
 
+from app.panels.widgets import hbox, heading, vbox
 from app.prompts import ask_text, confirm
 from app.workers import EngineRunner
 
@@ -32,34 +32,23 @@ class PatientsPanel(QWidget):
         self._emitted_patient: object = None
         self._emitted_session: object = None
 
-        self.heading = QLabel(self.tr("Patients"), objectName="patientsHeading")
-        self.heading.setStyleSheet("font-weight: 600;")
+        self.heading = heading(self.tr("Patients"), "patientsHeading")
         self.search = QLineEdit(objectName="patientSearch", placeholderText=self.tr("Search patients"))
         self.search.setClearButtonEnabled(True)
         self.patients = QListWidget(objectName="patientList")
         self.new_button = QPushButton(self.tr("New"), objectName="newPatient")
         self.rename_button = QPushButton(self.tr("Rename"), objectName="renamePatient")
         self.delete_button = QPushButton(self.tr("Delete"), objectName="deletePatient")
-        self.sessions_heading = QLabel(self.tr("Conversations"), objectName="sessionsHeading")
-        self.sessions_heading.setStyleSheet("font-weight: 600;")
+        self.sessions_heading = heading(self.tr("Conversations"), "sessionsHeading")
         self.sessions = QListWidget(objectName="sessionList")
         for widget in (self.patients, self.sessions):
             widget.setTextElideMode(Qt.TextElideMode.ElideRight)
             widget.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.new_session_button = QPushButton(self.tr("New conversation"), objectName="newSession")
 
-        buttons = QHBoxLayout()
-        for button in (self.new_button, self.rename_button, self.delete_button):
-            buttons.addWidget(button)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 6, 6, 6)
-        layout.addWidget(self.heading)
-        layout.addWidget(self.search)
-        layout.addWidget(self.patients, 3)
-        layout.addLayout(buttons)
-        layout.addWidget(self.sessions_heading)
-        layout.addWidget(self.sessions, 2)
-        layout.addWidget(self.new_session_button)
+        buttons = hbox(self.new_button, self.rename_button, self.delete_button)
+        vbox(self.heading, self.search, (self.patients, 3), buttons, self.sessions_heading, (self.sessions, 2),
+             self.new_session_button, parent=self, margins=(6, 6, 6, 6))
 
         self._search_timer = QTimer(self, singleShot=True, interval=250)
         self._search_timer.timeout.connect(self.reload)

@@ -11,13 +11,14 @@ import re
 from datetime import datetime
 
 from PySide6.QtCore import QCoreApplication, Qt, QT_TRANSLATE_NOOP, Signal
-from PySide6.QtWidgets import (QFrame, QGridLayout, QHBoxLayout, QHeaderView, QLabel, QPushButton, QTreeWidget, QTreeWidgetItem,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QFrame, QGridLayout, QHeaderView, QLabel, QPushButton, QTreeWidget, QTreeWidgetItem,
+                               QWidget)
 
 from app.dialogs.fact_edit import FactEditDialog
 from app.panels.patients import short_time
+from app.panels.widgets import hbox, heading, muted, vbox
 from app.prompts import confirm
-from app.workers import EngineRunner
+from app.workers import EngineRunner, retire
 
 ROLE = Qt.ItemDataRole.UserRole
 PENDING_STATUSES = {"pending-confirmation", "pending"}
@@ -129,20 +130,10 @@ class ProfilePanel(QWidget):
         self.tree.setAlternatingRowColors(True)
         self.edit_button = QPushButton(self.tr("Edit…"), objectName="editFact")
         self.retract_button = QPushButton(self.tr("Retract"), objectName="retractFact")
-        self.empty = QLabel(self.tr("Select a patient to see the profile."), objectName="profileEmpty", wordWrap=True)
-        self.empty.setStyleSheet("color: #757575;")
+        self.empty = muted(self.tr("Select a patient to see the profile."), "profileEmpty")
 
-        buttons = QHBoxLayout()
-        buttons.addStretch(1)
-        buttons.addWidget(self.edit_button)
-        buttons.addWidget(self.retract_button)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(self.empty)
-        layout.addWidget(self.demographics)
-        layout.addWidget(self.pending_box)
-        layout.addWidget(self.tree, 1)
-        layout.addLayout(buttons)
+        vbox(self.empty, self.demographics, self.pending_box, (self.tree, 1),
+             hbox(1, self.edit_button, self.retract_button), parent=self, margins=(4, 4, 4, 4))
 
         self.tree.currentItemChanged.connect(self._update_buttons)
         self.tree.itemDoubleClicked.connect(lambda *_: self.edit_selected())
@@ -226,16 +217,16 @@ class ProfilePanel(QWidget):
         while self.pending_layout.count():
             widget = self.pending_layout.takeAt(0).widget()
             if widget is not None:
-                widget.deleteLater()
+                retire(widget)
 
     def _show_pending(self, pending: list[tuple[str, dict]]) -> None:
         self._clear_pending()
         self.pending_box.setVisible(bool(pending))
         if not pending:
             return
-        title = QLabel(self.tr("Please confirm: the patient mentioned these. Alerts already use them."))
+        title = heading(self.tr("Please confirm: the patient mentioned these. Alerts already use them."),
+                        "pendingTitle", "border: none;")
         title.setWordWrap(True)
-        title.setStyleSheet("font-weight: 600; border: none;")
         self.pending_layout.addWidget(title, 0, 0, 1, 3)
         for row, (slot, item) in enumerate(pending, start=1):
             identifier = fact_id(item)

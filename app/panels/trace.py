@@ -8,13 +8,16 @@ import re
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFontDatabase
 from PySide6.QtWidgets import (QFormLayout, QGroupBox, QHeaderView, QLabel, QPlainTextEdit, QProgressBar,
-                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+                               QTableWidget, QTableWidgetItem, QWidget)
 
+from app.panels.widgets import vbox
 from engine.events import Done, Event, NodeFinished, NodeStarted
 
 EDGE = re.compile(r"^\s*([A-Za-z_][\w]*)\s*-[-.]+>(?:\|[^|]*\|)?\s*([A-Za-z_][\w]*)")
 DECLARATION = re.compile(r"^\s*([A-Za-z_][\w]*)\s*[\[(]")
 RAN = QColor("#c8e6c9")
+STEP_ROW_PX = 20
+MERMAID_LINES = 5
 RUNNING = QColor("#fff9c4")
 
 
@@ -82,21 +85,17 @@ class TracePanel(QWidget):
         self.steps.setHorizontalHeaderLabels([self.tr("Step"), self.tr("ms"), self.tr("Runs")])
         self.steps.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.steps.verticalHeader().hide()
-        self.steps.verticalHeader().setDefaultSectionSize(22)
+        self.steps.verticalHeader().setDefaultSectionSize(STEP_ROW_PX)
         self.steps.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.mermaid = QPlainTextEdit(objectName="pipelineMermaid", readOnly=True)
         self.mermaid.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.mermaid.setMaximumHeight(110)
+        # Whole lines only (a half-shown last line reads as clipped); the rest scrolls.
+        self.mermaid.setFixedHeight(self.mermaid.fontMetrics().lineSpacing() * MERMAID_LINES
+                                    + 2 * self.mermaid.frameWidth() + int(self.mermaid.document().documentMargin()))
         steps_box = QGroupBox(self.tr("Pipeline"))
-        steps_layout = QVBoxLayout(steps_box)
-        steps_layout.addWidget(self.steps, 1)
-        steps_layout.addWidget(QLabel(self.tr("Graph (Mermaid):")))
-        steps_layout.addWidget(self.mermaid)
+        vbox((self.steps, 1), QLabel(self.tr("Graph (Mermaid):")), self.mermaid, parent=steps_box)
 
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(figures)
-        layout.addWidget(steps_box, 1)
+        vbox(figures, (steps_box, 1), parent=self, margins=(4, 4, 4, 4))
 
     # -- the graph -------------------------------------------------------------------------
     def set_pipeline(self, mermaid: str) -> None:

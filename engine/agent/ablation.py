@@ -81,6 +81,17 @@ def summarise(rows: list[dict]) -> dict:
     }
 
 
+def _paired_values(baseline: list[dict], rows: list[dict], metric: str) -> tuple[list, list]:
+    """Values of `metric` for the turns both lists hold, matched by (conversation, turn) when
+    the rows carry them (checkpointed runs), else by position."""
+    if all("conversation" in r and "turn" in r for r in baseline + rows):
+        other = {(r["conversation"], r["turn"]): r for r in rows}
+        keys = [(r["conversation"], r["turn"]) for r in baseline if (r["conversation"], r["turn"]) in other]
+        mine = {(r["conversation"], r["turn"]): r for r in baseline}
+        return [mine[k].get(metric) for k in keys], [other[k].get(metric) for k in keys]
+    return [r.get(metric) for r in baseline], [r.get(metric) for r in rows]
+
+
 def compare(results: dict[str, list[dict]]) -> dict[str, dict]:
     """Per scenario: summary plus paired tests against the baseline for each metric."""
     baseline = results.get("baseline", [])
@@ -88,7 +99,7 @@ def compare(results: dict[str, list[dict]]) -> dict[str, dict]:
     for name, rows in results.items():
         summary = summarise(rows)
         if name != "baseline" and baseline:
-            summary["vs_baseline"] = {metric: paired_stats([r.get(metric) for r in baseline], [r.get(metric) for r in rows])
+            summary["vs_baseline"] = {metric: paired_stats(*_paired_values(baseline, rows, metric))
                                       for metric in METRICS}
         out[name] = summary
     return out
@@ -143,12 +154,32 @@ def write_charts(summary: dict[str, dict], folder: Path) -> list[Path]:
     return written
 
 
+def report_heading(meta: dict) -> str:
+    """"Ablation: N of M conversations, default model (name), real run" plus how it was made."""
+    done = meta.get("conversations")
+    planned = meta.get("planned_conversations") or done
+    model = meta.get("model")
+    which = {True: f"default model ({model})", False: f"model {model} (not the default)"}.get(
+        meta.get("default_model"), f"model {model}")
+    kind = "real run" if meta.get("real_run", True) else "test run"
+    lines = [f"# Ablation: {done} of {planned} conversations, {which}, {kind}", ""]
+    details = [f"{meta.get('turns')} turns"]
+    if meta.get("knowledge_base"):
+        details.append(f"knowledge base: {meta['knowledge_base']}")
+    if meta.get("max_answer_tokens"):
+        details.append(f"answers capped at {meta['max_answer_tokens']} tokens")
+    if "llm_judge" in meta:
+        details.append("LLM judge on every answer" if meta["llm_judge"] else "heuristic judge only")
+    lines += ["; ".join(details) + ".", "", f"Command: `{meta.get('command')}`"]
+    if meta.get("report_command"):
+        lines.append(f"Report built from its checkpoint with: `{meta['report_command']}`")
+    return "\n".join(lines) + "\n"
+
+
 def write_report(folder: Path, summary: dict[str, dict], results: dict[str, list[dict]], meta: dict) -> dict:
     folder.mkdir(parents=True, exist_ok=True)
     table = markdown_table(summary)
-    (folder / "ablation.md").write_text(
-        f"# Ablation ({meta.get('model')}, {meta.get('conversations')} conversations, {meta.get('turns')} turns)\n\n"
-        f"Command: `{meta.get('command')}`\n\n{table}", encoding="utf-8")
+    (folder / "ablation.md").write_text(f"{report_heading(meta)}\n{table}", encoding="utf-8")
     turns = {name: [{k: v for k, v in row.items() if k != "alerts"} for row in rows] for name, rows in results.items()}
     (folder / "ablation.json").write_text(
         json.dumps({"meta": meta, "summary": summary, "turns": turns}, indent=2, ensure_ascii=False), encoding="utf-8")

@@ -107,13 +107,15 @@ class CacheEntry:
     generation_ms: float = 0.0
     hits: int = 0
     last_used: float = 0.0
+    patient_id: int | None = None  # whose turn asked it: the entry is deleted with that patient
 
     def to_record(self) -> dict:
         return {"id": self.id, "query": self.query, "vector": self.vector.astype(np.float32).tobytes(),
                 "signature": self.signature.to_dict(), "answer": self.answer, "sources": self.sources,
                 "used_profile": self.used_profile, "profile_fingerprint": self.profile_fingerprint,
                 "created": self.created, "prompt_tokens": self.prompt_tokens,
-                "completion_tokens": self.completion_tokens, "generation_ms": self.generation_ms, "hits": self.hits}
+                "completion_tokens": self.completion_tokens, "generation_ms": self.generation_ms, "hits": self.hits,
+                "patient_id": self.patient_id}
 
     @classmethod
     def from_record(cls, record: dict) -> "CacheEntry":
@@ -126,7 +128,8 @@ class CacheEntry:
                    profile_fingerprint=record.get("profile_fingerprint") or "", created=float(record["created"]),
                    prompt_tokens=int(record.get("prompt_tokens") or 0),
                    completion_tokens=int(record.get("completion_tokens") or 0),
-                   generation_ms=float(record.get("generation_ms") or 0.0), hits=int(record.get("hits") or 0))
+                   generation_ms=float(record.get("generation_ms") or 0.0), hits=int(record.get("hits") or 0),
+                   patient_id=record.get("patient_id"))
 
 
 @dataclass

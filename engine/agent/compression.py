@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from engine.agent.state import Document
 from engine.agent.text import content_words, is_medical_word, split_sentences
 from engine.agent.tokens import TokenManager
-from engine.errors import ModelOutputError
+from engine.errors import ModelOutputError, ModelUnavailable
 
 WEIGHTS = (0.4, 0.3, 0.2, 0.1)
 HYBRID_EXTRACTIVE_SHARE = 0.6
@@ -146,7 +146,7 @@ def compress(documents: list[Document], query: str, budget: int, strategy: str, 
         numbers = ", ".join(f"[{i}]" for i in range(1, len(documents) + 1))
         section = tokens.truncate(f"Summary of sources {numbers}: {summary}", budget)
         stats.update(strategy=strategy, tokens=tokens.count(section))
-    except ModelOutputError as exc:
+    except (ModelOutputError, ModelUnavailable) as exc:
         section = source if strategy == "hybrid" else extractive(documents, query, budget, tokens)
         stats.update(strategy="extractive", fallback=str(exc), tokens=tokens.count(section))
     return section, _finish(stats, started)

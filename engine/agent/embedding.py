@@ -29,6 +29,10 @@ class MemoEmbedder:
     def inner(self):
         return self._inner
 
+    def remembered(self) -> int:
+        """How many question texts the memo holds (no `__len__`: an empty memo must stay truthy)."""
+        return len(self._memo)
+
     def embed(self, texts, *args, **kwargs) -> np.ndarray:
         texts = list(texts)
         if len(texts) != 1 or args or kwargs:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -99,32 +100,46 @@ def score_turn(engine, text: str, kind: str, result: dict, texts: dict[str, str]
     return judged["overall"], judged["grounding"], judge_quality
 
 
-def run_conversations(engine, conversations: list[dict], settings, *, use_llm_judge: bool = False,
-                      progress=None) -> list[TurnRecord]:
-    """Every conversation as a fresh patient; returns one record per turn."""
+@contextmanager
+def recording_knowledge(engine):
+    """Wrap the engine's knowledge service in a RecordingKnowledge for the block (None when absent)."""
     knowledge = engine.knowledge
     recorder = RecordingKnowledge(knowledge) if knowledge is not None else None
     engine._knowledge = recorder
-    records: list[TurnRecord] = []
     try:
-        for number, conversation in enumerate(conversations, 1):
-            patient = engine.create_patient(f"eval {conversation['id']}")
-            session = engine.new_session(patient["id"])
-            for index, turn in enumerate(conversation["turns"], 1):
-                result = {}
-                for event in engine.ask(turn["user"], patient_id=patient["id"], session_id=session["id"],
-                                        settings=settings):
-                    if isinstance(event, Done):
-                        result = event.result
-                quality, grounding, judge_quality = score_turn(engine, turn["user"], turn.get("kind", ""), result,
-                                                               recorder.texts if recorder else {},
-                                                               use_llm_judge=use_llm_judge)
-                records.append(TurnRecord(conversation["id"], conversation["language"], index, turn.get("kind", ""),
-                                          result, quality, grounding, judge_quality))
-            if progress is not None:
-                progress(number, len(conversations), conversation["id"])
+        yield recorder
     finally:
         engine._knowledge = knowledge
+
+
+def run_conversation(engine, conversation: dict, settings, recorder: RecordingKnowledge | None, *,
+                     use_llm_judge: bool = False) -> list[TurnRecord]:
+    """One conversation as a fresh patient in a new session; one scored record per turn."""
+    patient = engine.create_patient(f"eval {conversation['id']}")
+    session = engine.new_session(patient["id"])
+    records = []
+    for index, turn in enumerate(conversation["turns"], 1):
+        result = {}
+        for event in engine.ask(turn["user"], patient_id=patient["id"], session_id=session["id"], settings=settings):
+            if isinstance(event, Done):
+                result = event.result
+        quality, grounding, judge_quality = score_turn(engine, turn["user"], turn.get("kind", ""), result,
+                                                       recorder.texts if recorder else {},
+                                                       use_llm_judge=use_llm_judge)
+        records.append(TurnRecord(conversation["id"], conversation["language"], index, turn.get("kind", ""),
+                                  result, quality, grounding, judge_quality))
+    return records
+
+
+def run_conversations(engine, conversations: list[dict], settings, *, use_llm_judge: bool = False,
+                      progress=None) -> list[TurnRecord]:
+    """Every conversation as a fresh patient; returns one record per turn."""
+    records: list[TurnRecord] = []
+    with recording_knowledge(engine) as recorder:
+        for number, conversation in enumerate(conversations, 1):
+            records += run_conversation(engine, conversation, settings, recorder, use_llm_judge=use_llm_judge)
+            if progress is not None:
+                progress(number, len(conversations), conversation["id"])
     return records
 
 

@@ -1,19 +1,21 @@
 """Conversation export (Markdown, or PDF rendered from the same text) to a file the user chose.
 
 PDF pages are drawn with matplotlib (already a dependency for the ablation charts): plain
-text, wrapped, A4. Hangul needs a font with Korean glyphs: a font shipped in
-resources/fonts, else an installed Noto CJK / Nanum font; without one, Korean characters
-are replaced by matplotlib's missing-glyph box and the Markdown export should be used.
+text, wrapped by display width (a Hangul syllable takes two columns), A4. Hangul is drawn
+with the CJK font that `engine.fonts` finds (a bundled font, else the `noto-cjk-sans-otc`
+package); only without either would Korean characters become missing-glyph boxes.
 """
 
 from __future__ import annotations
 
-import os
-import textwrap
+import unicodedata
+from functools import lru_cache
 from pathlib import Path
+from typing import BinaryIO
 
 from engine.errors import InputError
-from engine.paths import resources_dir
+from engine.fonts import cjk_font_files, korean_family
+from engine.memory.export import write_owner_only
 
 LINES_PER_PAGE = 58
 WRAP = 95
@@ -36,52 +38,71 @@ def conversation_markdown(patient_name: str, session: dict, turns: list[dict]) -
 
 
 def write_document(markdown: str, path: Path, fmt: str) -> Path:
+    """Write `markdown` as Markdown or PDF. The file holds patient data: it is created
+    owner-only (0600) beside its final name and renamed into place, like the vault's export."""
     path = Path(path)
     if fmt in ("md", "markdown"):
-        _atomic_write(path, markdown.encode("utf-8"))
+        write_owner_only(path, lambda handle: handle.write(markdown.encode("utf-8")))
         return path
     if fmt != "pdf":
         raise InputError(f"unknown export format {fmt!r}", user_message="Export format must be Markdown or PDF.")
-    _write_pdf(markdown, path)
+    write_owner_only(path, lambda handle: _write_pdf(markdown, handle))
     return path
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
-    tmp = path.with_name(path.name + ".part")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
-
-
+@lru_cache(maxsize=1)
 def _hangul_font() -> str | None:
+    """Register the CJK font files with matplotlib (once) and name the Korean family."""
     from matplotlib import font_manager
 
-    shipped = sorted((resources_dir() / "fonts").glob("*.[ot]tf")) if (resources_dir() / "fonts").exists() else []
-    if shipped:
-        font_manager.fontManager.addfont(str(shipped[0]))
-        return font_manager.FontProperties(fname=str(shipped[0])).get_name()
-    for font in font_manager.fontManager.ttflist:
-        if any(key in font.name for key in ("Noto Sans CJK", "Noto Sans KR", "NanumGothic", "Malgun", "AppleGothic")):
-            return font.name
-    return None
+    for path in cjk_font_files():
+        known = {font.fname for font in font_manager.fontManager.ttflist}
+        if str(path) not in known:
+            font_manager.fontManager.addfont(str(path))
+        family = korean_family(font.name for font in font_manager.fontManager.ttflist if font.fname == str(path))
+        if family:
+            return family
+    return korean_family(font.name for font in font_manager.fontManager.ttflist)
 
 
-def _write_pdf(markdown: str, path: Path) -> None:
-    import matplotlib
+def _columns(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
 
-    matplotlib.use("Agg")
-    from matplotlib import pyplot as plt
+
+def wrap_columns(line: str, width: int = WRAP) -> list[str]:
+    """Wrap at spaces so that no line is wider than `width` columns; split longer words."""
+    rows: list[str] = []
+    current = ""
+    for word in line.split(" "):
+        candidate = f"{current} {word}" if current else word
+        if _columns(candidate) <= width:
+            current = candidate
+            continue
+        if current:
+            rows.append(current)
+        current = word
+        while _columns(current) > width:
+            cut = 1
+            while _columns(current[:cut + 1]) <= width:
+                cut += 1
+            rows.append(current[:cut])
+            current = current[cut:]
+    rows.append(current)
+    return rows
+
+
+def _write_pdf(markdown: str, handle: BinaryIO) -> None:
+    """Pages drawn on plain `Figure`s (no pyplot state: this runs in the GUI's worker threads)."""
     from matplotlib.backends.backend_pdf import PdfPages
+    from matplotlib.figure import Figure
 
     family = _hangul_font() or "DejaVu Sans"
     lines: list[str] = []
     for raw in markdown.splitlines():
-        lines += textwrap.wrap(raw, WRAP) or [""]
-    tmp = path.with_name(path.name + ".part")
-    with PdfPages(tmp) as pdf:
+        lines += wrap_columns(raw.rstrip())
+    with PdfPages(handle) as pdf:
         for start in range(0, max(1, len(lines)), LINES_PER_PAGE):
-            figure = plt.figure(figsize=(8.27, 11.69))
+            figure = Figure(figsize=(8.27, 11.69))
             for row, line in enumerate(lines[start:start + LINES_PER_PAGE]):
                 figure.text(0.06, 0.96 - row * 0.0162, line, family=family, fontsize=8.5, va="top")
             pdf.savefig(figure)
-            plt.close(figure)
-    os.replace(tmp, path)

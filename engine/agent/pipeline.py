@@ -34,7 +34,7 @@ def after_context(state: TurnState) -> str:
 def _after_answer(services: AgentServices):
     def after_answer(state: TurnState) -> str:
         judged = (services.flags.self_refine and state.intent == "question" and state.needs_retrieval
-                  and not state.cancelled)
+                  and not state.cancelled and services.llm_unavailable is None)
         return "judge" if judged else "skip"
     return after_answer
 

@@ -30,6 +30,7 @@ def turn_result(state: TurnState, services: AgentServices, *, started: float | N
         "trace": {
             "mode": state.mode,
             "model": model,
+            "llm_unavailable": getattr(services.llm_unavailable, "user_message", None),
             "language": state.language,
             "nodes": list(state.nodes),
             "intent": state.intent,

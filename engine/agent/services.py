@@ -3,7 +3,8 @@
 The nodes talk only to these protocols; `engine.agent.wiring` adapts the real services
 (engine.clinical, engine.knowledge, engine.memory) to them, and unit tests of control flow
 use small fakes. `AgentServices` bundles one turn's services with the settings, the LLM,
-the token counter, the response cache and the cancel token.
+the token counter, the response cache and the cancel token (and, in degraded mode, why
+there is no language model).
 """
 
 from __future__ import annotations
@@ -72,6 +73,9 @@ class AgentServices:
     embedder: QueryEmbedder | None = None
     cancel: CancelToken = field(default_factory=CancelToken)
     log: list[str] = field(default_factory=list)
+    # Degraded mode: why no language model could be loaded (engine.errors.ModelUnavailable).
+    # The nodes then make no LLM call and the answer gives the passages (engine.agent.degraded).
+    llm_unavailable: Exception | None = None
 
     @property
     def flags(self):

@@ -13,7 +13,11 @@ from typing import Any
 
 @dataclass
 class Document:
-    """One retrieved passage, as the knowledge service returns it (plus compression info)."""
+    """One retrieved passage, as the knowledge service returns it (plus compression info).
+
+    `passage` is what of it the prompt carried (after compression); sources show it so a
+    clinician reads what the model read, and fall back to the whole text.
+    """
 
     doc_id: str
     text: str
@@ -22,11 +26,14 @@ class Document:
     score: float = 0.0
     url: str = ""
     licence: str = ""
+    attribution: str = ""
     compressed: bool = False
+    passage: str = ""
 
     def source(self, number: int) -> dict:
         return {"n": number, "doc_id": self.doc_id, "chunk_id": self.chunk_id or self.doc_id, "title": self.title,
-                "url": self.url, "licence": self.licence, "score": round(float(self.score), 6)}
+                "url": self.url, "licence": self.licence, "attribution": self.attribution,
+                "score": round(float(self.score), 6), "passage": (self.passage or self.text).strip()}
 
 
 @dataclass

@@ -6,12 +6,11 @@
   ProfileStore + HierarchicalMemory); long-term memory = summaries of turns older than
   the working window + older turns recalled by similarity (the profile section already
   carries allergies and chronic facts).
-- `VaultCacheStore`: persists new response-cache entries in the vault's cache table.
+- `VaultCacheStore`: persists new response-cache entries in the vault's cache table, each
+  tagged with the patient whose turn asked it, so that deleting the patient deletes it.
 """
 
 from __future__ import annotations
-
-import types
 
 import numpy as np
 
@@ -24,7 +23,8 @@ class ClinicalService:
     def __init__(self, module=None):
         if module is None:
             import engine.clinical as module  # imported lazily: it loads the MedCAT pack
-        self._functions = {name: _function(module, name) for name in ("extract", "triage", "conflicts")}
+        found = {name: getattr(module, name, None) for name in ("extract", "triage", "conflicts")}
+        self._functions = {name: value if callable(value) else None for name, value in found.items()}
         self.missing = [name for name, function in self._functions.items() if function is None]
 
     def extract(self, text: str) -> dict:
@@ -45,14 +45,6 @@ class ClinicalService:
         return list(self._functions["conflicts"](profile, slots))
 
 
-def _function(module, name: str):
-    """`module.name`, looking inside when a submodule of the same name shadows the function."""
-    value = getattr(module, name, None)
-    if isinstance(value, types.ModuleType):
-        value = getattr(value, name, None)
-    return value if callable(value) else None
-
-
 class KnowledgeService:
     def __init__(self, retriever):
         self.retriever = retriever
@@ -64,7 +56,7 @@ class KnowledgeService:
         hits = self.retriever.search(query, k, mode=mode, profile=profile, expand=expand,
                                      docs_budget=docs_budget or None)
         return [Document(doc_id=h.doc_id, text=h.text, title=h.title, chunk_id=h.chunk_id, score=float(h.score),
-                         url=h.url, licence=h.licence) for h in hits]
+                         url=h.url, licence=h.licence, attribution=h.attribution) for h in hits]
 
 
 class VaultMemory:
@@ -153,7 +145,8 @@ class VaultCacheStore:
         if isinstance(vector, (bytes, bytearray)):
             vector = np.frombuffer(vector, dtype=np.float32)
         self.table.put(record["id"], record["query"], payload, embedding=vector,
-                       profile_fingerprint=record["profile_fingerprint"] or None)
+                       profile_fingerprint=record["profile_fingerprint"] or None,
+                       patient_id=record.get("patient_id"))
 
     def delete(self, entry_id: str) -> None:
         with self.vault.transaction() as db:

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import json
 
+from engine.cli._subcommands import add_action, add_build_action, add_command_group
+
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("clinical", help="build or inspect the clinical concept pack (MedCAT)")
-    commands = parser.add_subparsers(dest="clinical_command", metavar="COMMAND", required=True)
-    build = commands.add_parser("build-pack", help="build the pack from ../shared/data/concepts.tsv and resources/clinical")
-    build.add_argument("--force", action="store_true", help="rebuild even when the pack is up to date")
-    build.set_defaults(func=run_build)
-    status = commands.add_parser("status", help="print the pack's manifest and whether it is up to date")
-    status.set_defaults(func=run_status)
+    actions = add_command_group(subparsers, "clinical", "build or inspect the clinical concept pack (MedCAT)", metavar="COMMAND")
+    add_build_action(actions, "build-pack", run_build, "build the pack from ../shared/data/concepts.tsv and resources/clinical",
+                     force_help="rebuild even when the pack is up to date")
+    add_action(actions, "status", run_status, "print the pack's manifest and whether it is up to date")
 
 
 def run_build(args) -> int:

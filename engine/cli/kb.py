@@ -17,57 +17,41 @@ import json
 import sys
 from pathlib import Path
 
+from engine.cli._subcommands import add_action, add_build_action, add_command_group
 from engine.knowledge.store import print_progress as _progress
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("kb", help="the local knowledge base: build, add, list, remove, search")
-    commands = parser.add_subparsers(dest="kb_command", metavar="ACTION", required=True)
+    actions = add_command_group(subparsers, "kb", "the local knowledge base: build, add, list, remove, search")
+    add_build_action(actions, "build", _build, "build the default index, or rebuild what is stale",
+                     force_help="rebuild everything from the sources")
+    add_action(actions, "status", _status, "index manifest, sizes, staleness").add_argument("--json", action="store_true")
 
-    build = commands.add_parser("build", help="build the default index, or rebuild what is stale")
-    build.add_argument("--force", action="store_true", help="rebuild everything from the sources")
-    build.set_defaults(func=_build)
-
-    status = commands.add_parser("status", help="index manifest, sizes, staleness")
-    status.add_argument("--json", action="store_true")
-    status.set_defaults(func=_status)
-
-    add = commands.add_parser("add", help="add or update txt/md/pdf files (only changed files are re-embedded)")
+    add = add_action(actions, "add", _add, "add or update txt/md/pdf files (only changed files are re-embedded)")
     add.add_argument("paths", nargs="+", type=Path)
     add.add_argument("--json", action="store_true")
-    add.set_defaults(func=_add)
 
-    lst = commands.add_parser("list", help="list the clinic's own documents")
-    lst.add_argument("--all", action="store_true", help="count the default documents too")
-    lst.add_argument("--json", action="store_true")
-    lst.set_defaults(func=_list)
+    listing = add_action(actions, "list", _list, "list the clinic's own documents")
+    listing.add_argument("--all", action="store_true", help="count the default documents too")
+    listing.add_argument("--json", action="store_true")
 
-    remove = commands.add_parser("remove", help="remove clinic documents by id or path")
-    remove.add_argument("items", nargs="+")
-    remove.set_defaults(func=_remove)
+    add_action(actions, "remove", _remove, "remove clinic documents by id or path").add_argument("items", nargs="+")
 
-    search = commands.add_parser("search", help="hybrid search of the knowledge base")
+    search = add_action(actions, "search", _search, "hybrid search of the knowledge base")
     search.add_argument("text")
     search.add_argument("--mode", default="hybrid", choices=["bm25", "dense", "hybrid"])
     search.add_argument("-k", type=int, default=5)
     search.add_argument("--json", action="store_true")
-    search.set_defaults(func=_search)
 
 
-def _open(build: bool = True):
+def _open(build: bool = True, force: bool = False):
     from engine.knowledge import open_default
 
-    return open_default(build=build, progress=_progress)
+    return open_default(build=build, progress=_progress, force=force)
 
 
 def _build(args) -> int:
-    from engine.knowledge import default_kb_dir
-
-    if args.force:
-        manifest = default_kb_dir() / "manifest.json"
-        if manifest.exists():
-            manifest.unlink()
-    kb = _open()
+    kb = _open(force=args.force)  # the old index stays usable until the new one is published
     m = kb.manifest
     print(f"knowledge base ready: {kb.size} chunks from {m.documents if m else '?'} documents "
           f"({m.embedding if m else ''}); build timings {m.timings_s if m else {}}")

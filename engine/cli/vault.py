@@ -1,5 +1,5 @@
 """`chartside vault ...`: create, check, rekey the encrypted store; list, export and delete
-patients.
+patients; print the audit log.
 
 The passphrase comes from `CHARTSIDE_PASSPHRASE` when set (scripts and tests), else from
 a hidden prompt; `rekey` reads the new one from `CHARTSIDE_NEW_PASSPHRASE` or prompts
@@ -36,6 +36,9 @@ def register(subparsers) -> None:
     export.add_argument("file", type=Path)
     export.add_argument("--format", choices=["json", "markdown"], default=None, help="default: from the file suffix")
     export.set_defaults(func=_export)
+    audit = actions.add_parser("audit", help="print the audit log: time, event, patient id, ids and counts")
+    audit.add_argument("--limit", type=int, default=None, metavar="N", help="only the N most recent rows")
+    audit.set_defaults(func=_audit)
     delete = actions.add_parser("delete-patient", help="delete a patient and all their rows (then VACUUM)")
     delete.add_argument("patient_id", type=int)
     delete.add_argument("--yes", action="store_true", help="do not ask for confirmation")
@@ -107,6 +110,21 @@ def _export(args) -> int:
     with _open(args) as vault:
         path = vault.export_patient(args.patient_id, args.file, fmt)
     print(f"exported patient {args.patient_id} to {path} ({fmt})")
+    return 0
+
+
+def _audit(args) -> int:
+    """One tab-separated line per row, oldest first. Rows hold ids, event names, formats and
+    counts, never patient text; this command's own unlock is the last row (`vault.open`)."""
+    if args.limit is not None and args.limit < 1:
+        raise InputError(f"--limit {args.limit}", user_message="--limit must be at least 1.")
+    with _open(args) as vault:
+        rows = vault.audit_log(last=args.limit)
+    print("time\tevent\tpatient\tdetail")
+    for row in rows:
+        patient = "-" if row["patient_id"] is None else str(row["patient_id"])
+        detail = json.dumps(row["detail"], ensure_ascii=False, sort_keys=True) if row["detail"] else "-"
+        print(f"{row['at']}\t{row['event']}\t{patient}\t{detail}")
     return 0
 
 

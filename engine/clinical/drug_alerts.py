@@ -169,19 +169,31 @@ def _allergy_alerts(knowledge: Knowledge, drugs: list[_Entry], allergies: list[_
                            if language == "ko" else
                            f"{drug.display}: you reported an allergy to this medicine. Do not take it; ask your doctor or pharmacist.")
                 alerts.append(_alert("allergy_conflict", drug, allergy.display, message, "high"))
-            elif shared:
-                label = _label(knowledge, shared[0], language)
-                message = (f"{drug.display}은(는) {label}입니다. {allergy.display} 알레르기가 있으면 같은 계열 약에도 반응할 수 있으니 복용 전 반드시 의사·약사와 상의하세요."
-                           if language == "ko" else
-                           f"{drug.display} belongs to the {label}; with an allergy to {allergy.display} it can cause the same reaction. Check with your doctor or pharmacist before taking it.")
-                alerts.append(_alert("allergy_conflict", drug, f"{allergy.display} ({label})", message, "high"))
-            elif cross:
-                label = _label(knowledge, cross[0], language)
-                message = (f"{drug.display}({label})는 {allergy.display} 알레르기와 교차반응이 드물게 있을 수 있습니다. 의사·약사에게 알레르기 사실을 꼭 알리세요."
-                           if language == "ko" else
-                           f"{drug.display} ({label}) can rarely cross-react with an allergy to {allergy.display}. Tell your doctor or pharmacist about the allergy.")
-                alerts.append(_alert("allergy_conflict", drug, f"{allergy.display} (cross-reactivity)", message, "caution"))
+            elif shared or cross:
+                alerts.append(_class_allergy_alert(knowledge, drug, allergy, shared, cross, language))
     return alerts
+
+
+# For an allergy to a class the medicine belongs to ("shared") or rarely cross-reacts with
+# ("cross"): the message in Korean and English, what the alert names as its cause, severity.
+_CLASS_ALLERGY_ALERTS = {
+    "shared": ("{drug}은(는) {label}입니다. {allergy} 알레르기가 있으면 같은 계열 약에도 반응할 수 있으니 복용 전 반드시 의사·약사와 상의하세요.",
+               "{drug} belongs to the {label}; with an allergy to {allergy} it can cause the same reaction. Check with your doctor or pharmacist before taking it.",
+               "{allergy} ({label})", "high"),
+    "cross": ("{drug}({label})는 {allergy} 알레르기와 교차반응이 드물게 있을 수 있습니다. 의사·약사에게 알레르기 사실을 꼭 알리세요.",
+              "{drug} ({label}) can rarely cross-react with an allergy to {allergy}. Tell your doctor or pharmacist about the allergy.",
+              "{allergy} (cross-reactivity)", "caution"),
+}
+
+
+def _class_allergy_alert(knowledge: Knowledge, drug: _Entry, allergy: _Entry, shared: list[str], cross: list[str],
+                         language: str) -> dict:
+    """The alert for a shared allergy-relevant class, or else for a cross-reactive one."""
+    kind, class_id = ("shared", shared[0]) if shared else ("cross", cross[0])
+    message_ko, message_en, because, severity = _CLASS_ALLERGY_ALERTS[kind]
+    names = {"drug": drug.display, "allergy": allergy.display, "label": _label(knowledge, class_id, language)}
+    message = (message_ko if language == "ko" else message_en).format(**names)
+    return _alert("allergy_conflict", drug, because.format(**names), message, severity)
 
 
 def _matches(knowledge: Knowledge, side: str, name: str, classes: set[str]) -> bool:

@@ -24,7 +24,7 @@ from engine.clinical.concept_table import ConceptTable, build_table, read_concep
 from engine.clinical.lexicon import PACK_LEXICON_FILES, lexicon_dir, load_lexicon
 from engine.clinical.text import has_hangul
 from engine.errors import ClinicalPackError
-from engine.paths import shared_data_dir
+from engine.paths import bundle_root, install_bundled, is_frozen, shared_data_dir
 from engine.settings import data_dir
 
 log = logging.getLogger(__name__)
@@ -40,6 +40,11 @@ WARM_UP_TEXT = "warm-up: fever 열이 나요"
 
 def pack_dir() -> Path:
     return data_dir() / "clinical" / "pack"
+
+
+def bundled_pack_dir() -> Path:
+    """Where a release build ships the prebuilt pack (copied into the data folder once)."""
+    return bundle_root() / "clinical_pack"
 
 
 def concepts_path() -> Path:
@@ -242,6 +247,7 @@ def get_pack() -> ClinicalPack:
         if _loaded is not None:
             return _loaded
         target = pack_dir()
+        install_bundled(bundled_pack_dir(), target, MANIFEST)
         digest = _current_digest(target)
         if digest is not None and not is_current(target, digest):
             build_pack(target)
@@ -267,7 +273,10 @@ def _warm_up_extraction(pack: ClinicalPack) -> None:
 
 
 def _current_digest(target: Path) -> str | None:
-    """The inputs' hash, or None when concepts.tsv is absent (an installed pack is then used as is)."""
+    """The inputs' hash, or None when an installed pack is used as is: in a release build
+    (built there from the same inputs) or when concepts.tsv is absent."""
+    if is_frozen() and read_manifest(target) is not None:
+        return None
     if concepts_path().exists():
         return inputs_hash()
     if read_manifest(target) is None:

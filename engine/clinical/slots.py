@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from engine.clinical.allergies import find_allergies
+from engine.clinical.assertion import mark_asked_about
 from engine.clinical.demographics import find_demographics
 from engine.clinical.dosing import attach_dosing
 from engine.clinical.measurements import find_measurements
@@ -30,7 +31,8 @@ def extract(text: str, pack: ClinicalPack | None = None) -> dict:
 
     Every list item carries `name` (English canonical), `text` and character
     `start`/`end`; concept items add `concept_id` and `negated`; vitals and labs add
-    `type`, `value` (or `systolic`/`diastolic`) and `unit`.
+    `type`, `value` (or `systolic`/`diastolic`) and `unit`. Items that are only the topic
+    of a question ("what is low blood sugar?") add `asked_about: true`.
     """
     if not isinstance(text, str):
         raise InputError(f"extract() needs text, got {type(text).__name__}")
@@ -62,6 +64,7 @@ def extract(text: str, pack: ClinicalPack | None = None) -> dict:
         slots[list_name].append(item)
     for measurement in measurements:
         slots["vitals" if measurement.kind == "vital" else "labs"].append(measurement.item)
+    mark_asked_about(text, slots)
     for list_name in ("conditions", "symptoms", "medications", "allergies"):
         slots[list_name] = _deduplicate(slots[list_name])
     return slots
@@ -97,13 +100,16 @@ def drop_class_before_member(text: str, mentions: list[Mention]) -> list[Mention
 
 
 def _deduplicate(items: list[dict]) -> list[dict]:
-    """One item per (concept, negation): the first mention, completed by later details."""
+    """One item per (concept, negation): the first mention, completed by later details;
+    stated once, it is stated, however often it was also asked about."""
     seen: dict[tuple, dict] = {}
     for item in items:
         key = (item.get("concept_id") or item["name"].lower(), bool(item.get("negated")))
         if key not in seen:
             seen[key] = item
             continue
+        if not item.get("asked_about"):
+            seen[key].pop("asked_about", None)
         for field, value in item.items():
             seen[key].setdefault(field, value)
     return list(seen.values())

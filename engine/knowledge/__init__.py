@@ -60,13 +60,15 @@ def open_default(
     cancelled: Callable[[], bool] | None = None,
     embedder=None,
     folder: Path | None = None,
+    force: bool = False,
 ) -> KnowledgeBase:
     """The default knowledge base in the data folder, built (or installed from the
-    release bundle) when missing, rebuilt where the manifest says it is stale."""
+    release bundle) when missing, rebuilt where the manifest says it is stale (`force`:
+    rebuilt entirely)."""
     from engine.settings import load_settings
 
     settings = settings or load_settings()
     folder = folder or default_kb_dir()
     install_bundled(bundled_kb_dir(), folder)
     kb = KnowledgeBase(folder, embedder or make_embedder(settings), IndexParams.from_settings(settings))
-    return kb.open(build=build, progress=progress, cancelled=cancelled)
+    return kb.open(build=build, progress=progress, cancelled=cancelled, force=force)

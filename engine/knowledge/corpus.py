@@ -177,7 +177,7 @@ def read_user_file(path: Path) -> Document:
         if suffix == ".pdf":
             text = _read_pdf(path)
         else:
-            text = path.read_text(encoding="utf-8", errors="replace")
+            text = decode_text_file(path.read_bytes(), path.name)
     except OSError as exc:
         raise InputError(f"{path}: {exc}") from exc
     title = path.stem.replace("_", " ")
@@ -199,6 +199,35 @@ def read_user_file(path: Path) -> Document:
         origin="user",
         path=str(path),
     )
+
+
+# Korean clinics keep older files in CP949 (EUC-KR); UTF-16 files carry a byte-order mark.
+TEXT_ENCODINGS = ("utf-8-sig", "cp949")
+BINARY_CONTROL_SHARE = 0.01
+
+
+def decode_text_file(raw: bytes, name: str) -> str:
+    """The text of a .txt/.md file: UTF-8 (or UTF-16 with a BOM, or CP949), else UTF-8 with
+    replacement characters. A file that is not text (NUL bytes, many control characters:
+    an image or a program renamed .txt) raises InputError instead of being indexed."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return raw.decode("utf-16", errors="replace")
+    if b"\x00" in raw:
+        raise InputError(f"{name}: binary content (NUL bytes)",
+                         user_message=f"{name} is not a text file and was not added.")
+    for encoding in TEXT_ENCODINGS:
+        try:
+            text = raw.decode(encoding)
+            break
+        except UnicodeDecodeError:
+            continue
+    else:
+        text = raw.decode("utf-8", errors="replace")
+    controls = sum(1 for ch in text if ord(ch) < 32 and ch not in "\t\n\r\f")
+    if text and controls / len(text) > BINARY_CONTROL_SHARE:
+        raise InputError(f"{name}: {controls} control characters in {len(text)}",
+                         user_message=f"{name} is not a text file and was not added.")
+    return text
 
 
 def user_doc_id(path: Path) -> str:

@@ -18,6 +18,14 @@ index type -> FAISS only. With `build=False` a stale index raises KnowledgeIndex
 User documents (`add_files`) are incremental: a file whose content hash is unchanged is
 skipped, a changed file replaces its old chunks, and only new chunks are embedded.
 The knowledge base holds public reference text and clinic documents, never patient data.
+
+Crash safety: every change (a build, a partial rebuild, an add, a removal) writes the
+files it changes into a staging folder inside the index folder (`.staging-*`; an add
+changes a copy of kb.sqlite), fsyncs them and renames the folder to `.commit`: that
+rename is the commit point. The files are then moved into place and `.commit` removed.
+A process killed before the rename leaves the old index (the staging folder is ignored
+and cleaned up later); killed after it, the next open finishes the moves. So a reader
+sees the old or the new index, never a mix (`tests/reliability/test_index_crash_safety.py`).
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ import sqlite3
 import sys
 import threading
 import time
+import uuid
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
@@ -48,6 +57,10 @@ from engine.protocols import Embedder
 FORMAT_VERSION = 1
 CHUNKING_VERSION = "sent-balanced-1"
 MANIFEST = "manifest.json"
+STAGING_PREFIX = ".staging-"
+COMMIT_FOLDER = ".commit"
+REMOVE_LIST = ".remove"  # inside a commit: live files the commit deletes (one name a line)
+STALE_STAGING_S = 3600  # a staging folder this old belongs to a writer that died
 
 
 class BuildCancelled(ChartsideError):
@@ -155,6 +168,76 @@ def _atomic_write_bytes(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
+def _fsync_file(path: Path) -> None:
+    with open(path, "r+b") as handle:  # writable: Windows cannot flush a read-only handle
+        os.fsync(handle.fileno())
+
+
+def _fsync_dir(path: Path) -> None:
+    """Make renames inside `path` durable (POSIX; Windows has no directory handles to sync)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def new_staging(folder: Path) -> Path:
+    """An empty staging folder inside the index folder (same file system: renames are atomic)."""
+    staging = folder / f"{STAGING_PREFIX}{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    staging.mkdir(parents=True)
+    return staging
+
+
+def publish(folder: Path, staging: Path, remove: Sequence[str] = ()) -> None:
+    """Make the files in `staging` (and the removal of `remove`) live, all or nothing."""
+    if remove:
+        (staging / REMOVE_LIST).write_text("\n".join(remove), encoding="utf-8")
+    for path in staging.iterdir():
+        _fsync_file(path)
+    _fsync_dir(staging)
+    recover(folder)  # a commit left by a killed writer goes first
+    os.replace(staging, folder / COMMIT_FOLDER)  # the commit point
+    _fsync_dir(folder)
+    finish_commit(folder)
+
+
+def finish_commit(folder: Path) -> None:
+    """Move a committed folder's files into place (idempotent: safe to repeat after a kill)."""
+    commit = folder / COMMIT_FOLDER
+    if not commit.is_dir():
+        return
+    remove_list = commit / REMOVE_LIST
+    if remove_list.exists():
+        for name in remove_list.read_text(encoding="utf-8").split():
+            (folder / name).unlink(missing_ok=True)
+    names = sorted((p.name for p in commit.iterdir() if p.name != REMOVE_LIST), key=lambda n: n == MANIFEST)
+    for name in names:  # the manifest last
+        os.replace(commit / name, folder / name)
+    _fsync_dir(folder)
+    shutil.rmtree(commit)
+    _fsync_dir(folder)
+
+
+def recover(folder: Path) -> None:
+    """Finish a commit a killed writer left, and drop staging folders of dead writers."""
+    if not folder.is_dir():
+        return
+    finish_commit(folder)
+    now = time.time()
+    for staging in folder.glob(STAGING_PREFIX + "*"):
+        try:
+            if now - staging.stat().st_mtime > STALE_STAGING_S:
+                shutil.rmtree(staging, ignore_errors=True)
+        except OSError:
+            pass
+
+
 def _rows_sha(chunk_ids: Sequence[str]) -> str:
     return hashlib.sha256("\n".join(chunk_ids).encode("utf-8")).hexdigest()[:16]
 
@@ -179,6 +262,12 @@ CREATE TABLE IF NOT EXISTS chunks (
 );
 CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc_id);
 """
+
+
+def _new_database(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(path, check_same_thread=False)
+    db.executescript(_SCHEMA)
+    return db
 
 
 class KnowledgeBase:
@@ -216,6 +305,7 @@ class KnowledgeBase:
 
     def stale_parts(self, manifest: Manifest | None = None, *, check_corpus: bool = True) -> set[str]:
         """Which parts would be rebuilt: subset of {"all", "vectors", "bm25", "dense"}."""
+        recover(self.folder)
         m = manifest if manifest is not None else Manifest.read(self.folder)
         if m is None or m.format != FORMAT_VERSION or m.chunking != self._chunking():
             return {"all"}
@@ -251,11 +341,16 @@ class KnowledgeBase:
 
     # --- opening ----------------------------------------------------------------------
     def open(self, *, build: bool = True, progress: ProgressFn | None = None,
-             cancelled: Callable[[], bool] | None = None) -> "KnowledgeBase":
-        """Load the index, first rebuilding whatever is stale (or raise if `build` is False)."""
+             cancelled: Callable[[], bool] | None = None, force: bool = False) -> "KnowledgeBase":
+        """Load the index, first rebuilding whatever is stale (or raise if `build` is False).
+
+        `force` rebuilds everything from the sources; the old index stays usable until the
+        new one is complete (a cancelled or killed rebuild leaves it as it was).
+        """
         with self._lock:
             self.folder.mkdir(parents=True, exist_ok=True)
-            stale = self.stale_parts()
+            recover(self.folder)
+            stale = {"all"} if force else self.stale_parts()
             if stale:
                 if not build:
                     raise KnowledgeIndexError(
@@ -302,34 +397,45 @@ class KnowledgeBase:
         db = self._connect()
         chunk_ids = self._sqlite_row_order(db)
         rows = self._fetch_rows(db, chunk_ids)
+        bm25 = vectors = dense = None
         if "bm25" in stale or not (self.folder / "bm25.npz").exists():
             t = time.perf_counter()
             self._report(progress, "tokenizing", 0, len(rows))
             bm25 = SparseBM25.from_tokens([tokenize(bm25_text(r[1], r[2])) for r in rows], k1=self.params.bm25_k1, b=self.params.bm25_b)
-            bm25.save(self.folder / "bm25.npz.tmp")
-            os.replace(self.folder / "bm25.npz.tmp", self.folder / "bm25.npz")
             timings["bm25"] = time.perf_counter() - t
         if "vectors" in stale:
             t = time.perf_counter()
             vectors = self._embed([embed_text(r[1], r[2]) for r in rows], progress, cancelled)
-            self._save_vectors(vectors)
             timings["embedding"] = time.perf_counter() - t
-        vectors = np.load(self.folder / "vectors.npy")
         if "dense" in stale or "vectors" in stale:
             t = time.perf_counter()
             self._report(progress, "indexing", 0, 1)
-            DenseIndex(self.params.dense_index).build(vectors).save(self.folder / "dense.faiss")
+            current = vectors if vectors is not None else np.load(self.folder / "vectors.npy")
+            dense = DenseIndex(self.params.dense_index).build(current)
             timings["dense"] = time.perf_counter() - t
-        self._save_rows(chunk_ids, [r[3] for r in rows])
-        self._write_manifest(m.corpus, chunk_ids, vectors.shape[1] if vectors.ndim == 2 else 0, timings)
+            dimension = current.shape[1] if current.ndim == 2 else 0
+        else:
+            dimension = m.dimension
+        staging = new_staging(self.folder)
+        try:
+            if bm25 is not None:
+                bm25.save(staging / "bm25.npz")
+            if vectors is not None:
+                self._save_vectors(staging, vectors)
+            if dense is not None:
+                dense.save(staging / "dense.faiss")
+            self._save_rows(staging, chunk_ids, [r[3] for r in rows])
+            self._write_manifest(staging, db, m.corpus, chunk_ids, dimension, timings)
+            self._publish(staging, removes_dense=dense is not None)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
 
     def _build_all(self, progress: ProgressFn | None, cancelled, timings: dict) -> None:
         t0 = time.perf_counter()
         self._report(progress, "reading", 0, 1, message="reading the default corpus")
         corpus_version = self._corpus_version()
         documents = self._corpus_source()
-        db = self._connect()
-        user_docs = self._user_documents(db)  # kept across a full rebuild (re-chunked)
+        user_docs = self._live_user_documents()  # kept across a full rebuild (re-chunked)
         documents = documents + user_docs
         timings["read"] = time.perf_counter() - t0
 
@@ -357,20 +463,41 @@ class KnowledgeBase:
         dense = DenseIndex(self.params.dense_index).build(vectors)
         timings["dense"] = time.perf_counter() - t
 
-        # Commit: database first, then arrays, manifest last (a crash leaves it stale).
-        with db:
-            db.execute("DELETE FROM documents")
-            db.execute("DELETE FROM chunks")
-            self._insert_documents(db, documents)
-            db.executemany("INSERT INTO chunks VALUES (?,?,?,?,?,?)", chunk_rows)
+        # Every file of the new index is written to a staging folder, then published at once.
         chunk_ids = [r[0] for r in chunk_rows]
-        bm25.save(self.folder / "bm25.npz.tmp")
-        os.replace(self.folder / "bm25.npz.tmp", self.folder / "bm25.npz")
-        self._save_vectors(vectors)
-        dense.save(self.folder / "dense.faiss")
-        self._save_rows(chunk_ids, [r[5] for r in chunk_rows])
-        timings["total"] = time.perf_counter() - t0
-        self._write_manifest(corpus_version, chunk_ids, vectors.shape[1] if vectors.ndim == 2 else 0, timings)
+        staging = new_staging(self.folder)
+        try:
+            db = _new_database(staging / "kb.sqlite")
+            try:
+                with db:
+                    self._insert_documents(db, documents)
+                    db.executemany("INSERT INTO chunks VALUES (?,?,?,?,?,?)", chunk_rows)
+                bm25.save(staging / "bm25.npz")
+                self._save_vectors(staging, vectors)
+                dense.save(staging / "dense.faiss")
+                self._save_rows(staging, chunk_ids, [r[5] for r in chunk_rows])
+                timings["total"] = time.perf_counter() - t0
+                self._write_manifest(staging, db, corpus_version, chunk_ids,
+                                     vectors.shape[1] if vectors.ndim == 2 else 0, timings)
+            finally:
+                db.close()
+            self._publish(staging, removes_dense=True)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+
+    def _publish(self, staging: Path, *, removes_dense: bool) -> None:
+        """Make the staged files live; the live database connection is reopened afterwards."""
+        remove = ["dense.faiss"] if removes_dense and not (staging / "dense.faiss").exists() else []
+        if self._db is not None and (staging / "kb.sqlite").exists():
+            self._db.close()
+            self._db = None
+        publish(self.folder, staging, remove)
+
+    def _live_user_documents(self) -> list[Document]:
+        """The clinic's documents in the live database (none when there is no database yet)."""
+        if not (self.folder / "kb.sqlite").exists():
+            return []
+        return self._user_documents(self._connect())
 
     def _chunk(self, doc: Document) -> list[tuple[str, str, int, str, str, int]]:
         pieces = chunk_text(doc.text, self.params.chunk_tokens) or [(doc.title, default_counter().count(doc.title))]
@@ -402,18 +529,18 @@ class KnowledgeBase:
         if progress is not None:
             progress(Progress(stage, done, total, eta, message))
 
-    def _save_vectors(self, vectors: np.ndarray) -> None:
-        with open(self.folder / "vectors.npy.tmp", "wb") as handle:
+    @staticmethod
+    def _save_vectors(folder: Path, vectors: np.ndarray) -> None:
+        with open(folder / "vectors.npy", "wb") as handle:
             np.save(handle, np.ascontiguousarray(vectors, dtype=np.float32))
-        os.replace(self.folder / "vectors.npy.tmp", self.folder / "vectors.npy")
 
-    def _save_rows(self, chunk_ids: list[str], tokens: Sequence[int]) -> None:
-        with open(self.folder / "rows.npz.tmp", "wb") as handle:
+    @staticmethod
+    def _save_rows(folder: Path, chunk_ids: list[str], tokens: Sequence[int]) -> None:
+        with open(folder / "rows.npz", "wb") as handle:
             np.savez(handle, chunk_ids=np.asarray(chunk_ids, dtype=str), tokens=np.asarray(tokens, dtype=np.int32))
-        os.replace(self.folder / "rows.npz.tmp", self.folder / "rows.npz")
 
-    def _write_manifest(self, corpus_version: str, chunk_ids: list[str], dimension: int, timings: dict) -> None:
-        db = self._connect()
+    def _write_manifest(self, folder: Path, db: sqlite3.Connection, corpus_version: str, chunk_ids: list[str],
+                        dimension: int, timings: dict) -> None:
         n_docs = db.execute("SELECT COUNT(*) FROM documents").fetchone()[0]
         n_user = db.execute("SELECT COUNT(*) FROM documents WHERE origin = 'user'").fetchone()[0]
         Manifest(
@@ -430,7 +557,7 @@ class KnowledgeBase:
             user_documents=n_user,
             built_at=time.strftime("%Y-%m-%dT%H:%M:%S"),
             timings_s={k: round(v, 2) for k, v in timings.items()},
-        ).write(self.folder)
+        ).write(folder)
 
     @staticmethod
     def _insert_documents(db: sqlite3.Connection, documents: Iterable[Document]) -> None:
@@ -522,22 +649,24 @@ class KnowledgeBase:
 
     def _commit_user_documents(self, pending: list[tuple[Document, list[tuple]]]) -> None:
         doc_ids = [doc.doc_id for doc, _ in pending]
-        self._remove_rows(doc_ids)
-        db = self._connect()
         new_chunks = [c for _, pairs in pending for c, _ in pairs]
         new_vectors = [v for _, pairs in pending for _, v in pairs]
-        with db:
-            db.executemany("DELETE FROM chunks WHERE doc_id = ?", [(d,) for d in doc_ids])
-            self._insert_documents(db, [doc for doc, _ in pending])
-            db.executemany("INSERT INTO chunks VALUES (?,?,?,?,?,?)", new_chunks)
-        assert self.bm25 is not None
-        self.bm25.append([tokenize(bm25_text(c[3], c[4])) for c in new_chunks])
-        if new_vectors:
-            stacked = np.vstack(new_vectors).astype(np.float32)
-            self.vectors = stacked if self.vectors.size == 0 else np.vstack([self.vectors, stacked])
-        self.chunk_ids += [c[0] for c in new_chunks]
-        self.row_tokens = np.concatenate([self.row_tokens, np.asarray([c[5] for c in new_chunks], dtype=np.int32)])
-        self._persist_derived()
+
+        def change(db: sqlite3.Connection) -> None:
+            self._remove_rows(doc_ids)
+            with db:
+                db.executemany("DELETE FROM chunks WHERE doc_id = ?", [(d,) for d in doc_ids])
+                self._insert_documents(db, [doc for doc, _ in pending])
+                db.executemany("INSERT INTO chunks VALUES (?,?,?,?,?,?)", new_chunks)
+            assert self.bm25 is not None
+            self.bm25.append([tokenize(bm25_text(c[3], c[4])) for c in new_chunks])
+            if new_vectors:
+                stacked = np.vstack(new_vectors).astype(np.float32)
+                self.vectors = stacked if self.vectors.size == 0 else np.vstack([self.vectors, stacked])
+            self.chunk_ids += [c[0] for c in new_chunks]
+            self.row_tokens = np.concatenate([self.row_tokens, np.asarray([c[5] for c in new_chunks], dtype=np.int32)])
+
+        self._change_atomically(change)
 
     def remove(self, ids_or_paths: Sequence[str]) -> list[str]:
         """Remove user documents by doc id or by the path they were added from."""
@@ -558,11 +687,14 @@ class KnowledgeBase:
                 targets.append(doc_id)
             if not targets:
                 return []
-            self._remove_rows(targets)
-            with db:
-                db.executemany("DELETE FROM chunks WHERE doc_id = ?", [(d,) for d in targets])
-                db.executemany("DELETE FROM documents WHERE doc_id = ?", [(d,) for d in targets])
-            self._persist_derived()
+
+            def change(staged_db: sqlite3.Connection) -> None:
+                self._remove_rows(targets)
+                with staged_db:
+                    staged_db.executemany("DELETE FROM chunks WHERE doc_id = ?", [(d,) for d in targets])
+                    staged_db.executemany("DELETE FROM documents WHERE doc_id = ?", [(d,) for d in targets])
+
+            self._change_atomically(change)
             return targets
 
     def _remove_rows(self, doc_ids: Sequence[str]) -> None:
@@ -579,17 +711,34 @@ class KnowledgeBase:
         self.chunk_ids = [c for c, k in zip(self.chunk_ids, keep) if k]
         self.row_doc = [cid.rpartition("#")[0] for cid in self.chunk_ids]
 
-    def _persist_derived(self) -> None:
+    def _change_atomically(self, change: Callable[[sqlite3.Connection], None]) -> None:
+        """Apply `change` (to a staged copy of the database and to the loaded rows), write
+        every derived file beside it and publish them together. Any failure leaves the
+        live index as it was, and the loaded rows are read back from it."""
         assert self.bm25 is not None and self.manifest is not None
-        self.row_doc = [cid.rpartition("#")[0] for cid in self.chunk_ids]
-        self.bm25.save(self.folder / "bm25.npz.tmp")
-        os.replace(self.folder / "bm25.npz.tmp", self.folder / "bm25.npz")
-        self._save_vectors(self.vectors)
-        self.dense = DenseIndex(self.params.dense_index).build(self.vectors)
-        self.dense.save(self.folder / "dense.faiss")
-        self._save_rows(self.chunk_ids, self.row_tokens)
-        dim = self.vectors.shape[1] if self.vectors.ndim == 2 and self.vectors.size else self.manifest.dimension
-        self._write_manifest(self.manifest.corpus, self.chunk_ids, dim, dict(self.manifest.timings_s))
+        staging = new_staging(self.folder)
+        try:
+            db = _new_database(staging / "kb.sqlite")
+            try:
+                self._connect().backup(db)
+                change(db)
+                self.row_doc = [cid.rpartition("#")[0] for cid in self.chunk_ids]
+                self.bm25.save(staging / "bm25.npz")
+                self._save_vectors(staging, self.vectors)
+                self.dense = DenseIndex(self.params.dense_index).build(self.vectors)
+                self.dense.save(staging / "dense.faiss")
+                self._save_rows(staging, self.chunk_ids, self.row_tokens)
+                dim = self.vectors.shape[1] if self.vectors.ndim == 2 and self.vectors.size else self.manifest.dimension
+                self._write_manifest(staging, db, self.manifest.corpus, self.chunk_ids, dim,
+                                     dict(self.manifest.timings_s))
+            finally:
+                db.close()
+            self._publish(staging, removes_dense=True)
+        except BaseException:
+            self._load()  # back to what is on disk
+            raise
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
         self.manifest = Manifest.read(self.folder)
 
     def _require_loaded(self) -> None:
@@ -671,13 +820,6 @@ class KnowledgeBase:
 
 def install_bundled(bundled: Path, target: Path) -> bool:
     """Copy a prebuilt index (shipped in a release build) into the data folder once."""
-    if (target / MANIFEST).exists() or not (bundled / MANIFEST).exists():
-        return False
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(target.name + ".installing")
-    shutil.rmtree(tmp, ignore_errors=True)
-    shutil.copytree(bundled, tmp)
-    if target.exists():
-        shutil.rmtree(target)
-    os.replace(tmp, target)
-    return True
+    from engine.paths import install_bundled as install
+
+    return install(bundled, target, MANIFEST)

@@ -72,7 +72,10 @@ class LlamaRuntime:
         if entry.kind != "gguf":
             raise ModelUnavailable(f"model {entry.name} is not a GGUF model")
         path = verify(entry) if self.settings.verify_sha256_on_load else entry.location()
-        from llama_cpp import Llama
+        try:
+            from llama_cpp import Llama
+        except (ImportError, OSError) as exc:  # the llama.cpp shared library itself is missing or broken
+            raise ModelUnavailable(f"llama.cpp could not be loaded: {exc}") from exc
 
         start = time.perf_counter()
         try:

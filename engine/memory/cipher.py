@@ -6,6 +6,14 @@ decrypted page 1 (`SELECT count(*) FROM sqlite_master`), no pragma that could wr
 and creates no `-wal`/`-shm` files. SQLCipher cannot tell a wrong passphrase from a file
 that is not a vault at all; both surface as `WrongPassphrase`.
 
+`cipher_memory_security` is switched on before the key (process-wide; SQLCipher cannot
+switch it off again): every buffer SQLite frees, decrypted pages included, is overwritten
+first, so closing the vault (locking) leaves no decrypted page in freed memory, and
+buffers are `mlock`ed out of swap where the OS allows (best effort). It costs about 2 ms
+of CPU per profile update and makes VACUUM about 3x slower (docs/SECURITY.md §1 has the
+measurements). Python's own copies of rows are not covered. The vault file and its
+`-wal`/`-shm` are owner-only (0600).
+
 Cipher defaults are SQLCipher 4's: PBKDF2-HMAC-SHA512 (iterations from settings,
 256,000 by default), HMAC-SHA512 on every page, 4 KiB pages. `kdf_iter` is not stored
 in the file, so a vault opens only with the iteration count it was created with.
@@ -19,6 +27,7 @@ import sqlcipher3
 from sqlcipher3 import dbapi2
 
 from engine.errors import InputError, VaultError, WrongPassphrase
+from engine.paths import private_file, restrict_to_owner
 
 DatabaseError = dbapi2.DatabaseError
 OperationalError = dbapi2.OperationalError
@@ -44,16 +53,19 @@ def connect(path: Path, passphrase: str, *, kdf_iterations: int, synchronous: st
     if not exists and not create:
         raise VaultError(f"no vault at {path}", user_message="No encrypted patient store exists yet.")
     if not exists:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        private_file(path)
     conn = sqlcipher3.connect(str(path), check_same_thread=False)
     try:
         conn.execute("PRAGMA cipher_log_level = NONE")
+        conn.execute("PRAGMA cipher_memory_security = ON")
         conn.execute(f"PRAGMA key = {quote_literal(passphrase)}")
         conn.execute(f"PRAGMA kdf_iter = {int(kdf_iterations)}")
         try:
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
         except DatabaseError as exc:
             raise WrongPassphrase(f"cannot decrypt {path.name}: {exc}") from None
+        _restrict_vault_files(path)
         _apply_runtime_pragmas(conn, synchronous)
         problems = integrity_problems(conn)
         if problems:
@@ -62,6 +74,16 @@ def connect(path: Path, passphrase: str, *, kdf_iterations: int, synchronous: st
     except BaseException:
         conn.close()
         raise
+
+
+def _restrict_vault_files(path: Path) -> None:
+    """Make the vault and any WAL files owner-only (0600), once the key is proven (so a wrong
+    passphrase changes nothing). SQLite creates `-wal` and `-shm` later with the main
+    file's mode; this also tightens vaults and leftovers made before Chartside did so."""
+    for suffix in ("", "-wal", "-shm"):
+        member = path.with_name(path.name + suffix)
+        if member.exists():
+            restrict_to_owner(member)
 
 
 def _apply_runtime_pragmas(conn: dbapi2.Connection, synchronous: str) -> None:

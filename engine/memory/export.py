@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import BinaryIO, Callable
 
 from engine.errors import InputError
 from engine.memory.store import Vault
@@ -49,19 +50,25 @@ def export_patient(vault: Vault, patient_id: int, path: Path, fmt: str = "json")
     data = text.encode("utf-8")
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    write_owner_only(path, lambda handle: handle.write(data))
+    vault.audit("patient.export", patient_id, {"format": kind, "bytes": len(data)})
+    return path
+
+
+def write_owner_only(path: Path, write: Callable[[BinaryIO], object]) -> None:
+    """Write a file that holds patient data: created owner-only (0600) beside its final
+    name, synced, then renamed into place; a failed write leaves nothing behind."""
     partial = path.with_name(path.name + ".part")
     fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            write(handle)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(partial, path)
     except BaseException:
         partial.unlink(missing_ok=True)
         raise
-    vault.audit("patient.export", patient_id, {"format": kind, "bytes": len(data)})
-    return path
 
 
 def to_markdown(record: dict) -> str:

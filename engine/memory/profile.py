@@ -21,7 +21,9 @@ replaces the old, a stopped drug is retracted); vitals and labs keep their time 
 newest first (only the latest reading restated within 6 h and the tolerance merges);
 symptoms decay and a newer opposite statement replaces the older; new allergies and
 contraindications wait for confirmation (status "pending-confirmation") but are already
-returned by `alert_items`. De-duplication: concept id, then fuzzy name, then numeric
+returned by `alert_items`. Items marked `asked_about` (the topic of a question, "what is
+low blood sugar?", see engine.clinical.assertion) are not facts about the patient and are
+not stored. De-duplication: concept id, then fuzzy name, then numeric
 tolerance (see `engine.memory.policies`).
 Weights are exp(-λ·hours since the last mention) with λ from `settings.memory.decay_per_hour`.
 """
@@ -420,10 +422,11 @@ class _FactWriter:
 
 def _clean_item(slot: str, raw: Any) -> dict | None:
     """One slot item as stored: a copy with `name`, `negated` and, for medications, a
-    stop statement (`status: stopped` or `stopped: true`) folded into `negated`."""
+    stop statement (`status: stopped` or `stopped: true`) folded into `negated`; None for
+    an item only asked about."""
     if isinstance(raw, str):
         raw = {"name": raw}
-    if not isinstance(raw, dict):
+    if not isinstance(raw, dict) or raw.get("asked_about"):
         return None
     item = {k: v for k, v in raw.items() if v is not None}
     name = str(item.get("name") or item.get("type") or item.get("text") or "").strip()

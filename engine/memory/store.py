@@ -16,7 +16,7 @@ Interface used by the agent, GUI and CLI:
   exists; `list_turns`, `get_turn`.
 - `audit(event, patient_id=None, detail=None)`: append-only (triggers refuse UPDATE and
   DELETE). Details carry ids, slot names and counts, never patient text, so they stay
-  valid after the patient is deleted.
+  valid after the patient is deleted. `audit_log(patient_id, event, last)` reads it.
 - `export_patient(patient_id, path, fmt)` ("json" or "markdown"), audited.
 
 Every write runs inside `transaction()` (a lock plus one SQLite transaction), so a commit
@@ -37,9 +37,8 @@ import sqlite_utils
 from engine.errors import VaultError
 from engine.memory import cipher, jsoncols
 from engine.memory.migrations import applied_migrations, apply_migrations
-from engine.settings import Settings, data_dir, load_settings
+from engine.settings import Settings, data_dir, default_vault_path, load_settings
 
-VAULT_FILE = "vault.db"
 
 # Tables holding rows of one patient, in deletion order (children before parents).
 PATIENT_TABLES = (
@@ -52,10 +51,6 @@ PATIENT_TABLES = (
     "sessions",
     "patients",
 )
-
-
-def default_vault_path() -> Path:
-    return data_dir() / VAULT_FILE
 
 
 class Vault:
@@ -128,10 +123,13 @@ class Vault:
                 self._db = None
 
     def lock(self) -> None:
-        """Idle lock: drop the decrypted connection; `unlock` needs the passphrase again."""
-        if self.is_open:
-            self.audit("vault.lock")
-        self.close()
+        """Audit `vault.lock`, then drop the decrypted connection (even if the audit row
+        could not be written); `unlock` needs the passphrase again."""
+        try:
+            if self.is_open:
+                self.audit("vault.lock")
+        finally:
+            self.close()
 
     def unlock(self, passphrase: str) -> None:
         with self._lock:
@@ -171,7 +169,9 @@ class Vault:
             row = {"at": self.now_text(), "event": event, "patient_id": patient_id, "detail": detail_text}
             return insert_row(db, "audit_log", row)
 
-    def audit_log(self, patient_id: int | None = None, event: str | None = None) -> list[dict]:
+    def audit_log(self, patient_id: int | None = None, event: str | None = None,
+                  last: int | None = None) -> list[dict]:
+        """Audit rows, oldest first (`last=n`: only the n most recent)."""
         where, args = [], []
         if patient_id is not None:
             where.append("patient_id = ?")
@@ -179,8 +179,9 @@ class Vault:
         if event is not None:
             where.append("event = ?")
             args.append(event)
-        rows = self.db["audit_log"].rows_where(" and ".join(where) or None, args, order_by="id")
-        return [{**row, "detail": jsoncols.loads(row["detail"], {})} for row in rows]
+        rows = list(self.db["audit_log"].rows_where(" and ".join(where) or None, args, order_by="id desc",
+                                                    limit=None if last is None else int(last)))
+        return [{**row, "detail": jsoncols.loads(row["detail"], {})} for row in reversed(rows)]
 
     # ---------------------------------------------------------------- patients
     def create_patient(self, display_name: str) -> int:

@@ -412,6 +412,26 @@
     <context>
         <name>MainWindow</name>
         <message>
+            <source>Loading model…</source>
+            <translation>모델 불러오는 중…</translation>
+        </message>
+        <message>
+            <source>Opening the knowledge base…</source>
+            <translation>지식 베이스 여는 중…</translation>
+        </message>
+        <message>
+            <source>Loading the search model…</source>
+            <translation>검색 모델 불러오는 중…</translation>
+        </message>
+        <message>
+            <source>Loading the clinical checks…</source>
+            <translation>임상 점검 기능 불러오는 중…</translation>
+        </message>
+        <message>
+            <source>Some services could not be loaded; answers may be limited.</source>
+            <translation>일부 기능을 불러오지 못했습니다. 답변이 제한될 수 있습니다.</translation>
+        </message>
+        <message>
             <source>Lock now</source>
             <translation>지금 잠그기</translation>
         </message>
@@ -962,6 +982,14 @@
     </context>
     <context>
         <name>SourceCard</name>
+        <message>
+            <source>Show the whole passage</source>
+            <translation>문단 전체 보기</translation>
+        </message>
+        <message>
+            <source>Show less</source>
+            <translation>접기</translation>
+        </message>
         <message>
             <source>Focus</source>
             <translation>주제</translation>

@@ -3,10 +3,12 @@ for Korean, and windows over the real engine or an in-memory facade (control flo
 
 from __future__ import annotations
 
+import gc
 import time
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication
 
 import engine  # noqa: F401  (offline switches first)
@@ -23,6 +25,19 @@ SCREENSHOTS = Path(__file__).parent / "screenshots"
 def chartside_qapp():
     """Created before pytest-qt's `qapp`, so every GUI test gets the app's font."""
     return application()
+
+
+@pytest.fixture(autouse=True)
+def destroy_earlier_windows(chartside_qapp):
+    """Windows that pytest-qt closed after an earlier test are destroyed now, before this
+    test starts workers, with the collector paused (see app.workers.retire)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    finally:
+        if enabled:
+            gc.enable()
 
 
 @pytest.fixture
@@ -75,9 +90,16 @@ def wait_turn(qtbot, window: MainWindow, timeout: int = 60_000) -> dict:
     return chat.turn_views()[-1].result
 
 
-def close_window(window: MainWindow) -> None:
+def close_window(window: MainWindow, timeout: float = 180.0) -> None:
+    """Close, then let running calls (a warm-up loading models, a lock) finish while events
+    are processed, so their results are delivered before the window is deleted."""
     window.close()
-    window._test_runner.wait(20_000)
+    runner = window._test_runner
+    end = time.monotonic() + timeout
+    while runner.busy and time.monotonic() < end:
+        QApplication.processEvents()
+        time.sleep(0.01)
+    runner.wait(20_000)
 
 
 @pytest.fixture

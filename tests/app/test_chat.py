@@ -151,3 +151,20 @@ def test_engine_errors_become_plain_language_dialogs(qtbot, demo_window, fake_en
     assert "5000 tokens" not in box.text()
     assert demo_window.workspace.chat.turn_views()[-1].status.text().startswith("The conversation is too long")
     box.close()
+
+
+def test_a_long_passage_shows_its_start_and_opens_in_full(qtbot, ui_language):
+    from app.panels.sources import TOGGLE_LINK, SourcesPanel
+
+    panel = SourcesPanel()
+    qtbot.addWidget(panel)
+    passage = "Amoxicillin is a penicillin & may cross-react. " * 30
+    source = {"n": 1, "doc_id": "d1", "title": "Amoxicillin", "score": 0.5, "passage": passage, "licence": "CC BY 4.0"}
+    panel.set_sources([source])
+    card = panel.cards[0]
+    assert "Amoxicillin is a penicillin &amp; may cross-react." in card.text and "Show the whole passage" in card.text
+    assert len(card.text) < len(passage)
+    card.label.linkActivated.emit(TOGGLE_LINK)
+    assert passage.strip().replace("&", "&amp;") in card.text and "Show less" in card.text
+    panel.set_sources([source])
+    assert panel.cards[0] is card, "the same sources again (Done after Sources) are not rebuilt"

@@ -3,9 +3,11 @@ llama.cpp), the real SQLCipher store, the real clinical checks and a small real 
 base (MedQuAD and LiveQA records picked from ../shared/data at test time, embedded with the
 real MiniLM model).
 
-Acceptance flow: unlock → create patient → ask → streamed text, a source and an alert →
-confirm the allergy → export → lock. And: the event loop stays responsive (longest gap
-between 10 ms timer ticks ≤ 100 ms) while a turn generates; stop ends a real generation.
+Acceptance flow: unlock → create patient → ask → streamed text, a source with the passage
+the prompt carried and an alert → confirm the allergy → export → lock. And: once the
+window's warm-up has loaded the services, the event loop stays responsive (longest gap
+between 10 ms timer ticks ≤ 100 ms) while a turn generates, the first turn included; stop
+ends a real generation.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from PySide6.QtCore import QElapsedTimer, QTimer
 from PySide6.QtWidgets import QPushButton
 
 from app.panels.chat import AlertBanner
+from app.panels.widgets import escape
 from engine.facade import Engine
 from engine.paths import shared_data_dir
 from engine.settings import Settings
@@ -75,6 +78,8 @@ def test_llm_mode_streams_stays_responsive_and_stops(qtbot, ui_language):
     engine = Engine(fast_settings("llm", 24))
     window = open_window(qtbot, engine)
     try:
+        qtbot.waitUntil(lambda: window.warm_up_result is not None, timeout=240_000)
+        assert "model" in window.warm_up_result["loaded"]
         unlock(qtbot, window)
         chat = window.workspace.chat
         lengths: list[int] = []
@@ -137,16 +142,16 @@ def write_small_corpus(folder: Path) -> Path:
 
 
 def test_acceptance_flow_with_the_real_engine(qtbot, ui_language, tmp_path, monkeypatch):
-    """First use of torch and of the MedCAT pack holds Python's GIL for a few hundred ms
-    (library import and pack build inside the engine); the gaps are measured once those
-    are loaded: indexing while adding documents, and the second turn. The first build and
-    the first turn are timed and printed."""
+    """Importing torch and the MedCAT pack holds Python's GIL for a few hundred ms; the
+    window's warm-up does that in the background right after start, so by the first turn
+    they are loaded. Gaps are asserted while adding documents and during both turns; the
+    first build is timed and printed."""
     monkeypatch.setenv("CHARTSIDE_SHARED_DATA", str(write_small_corpus(tmp_path / "shared")))
     engine = Engine(fast_settings("agent", 32))
     window = open_window(qtbot, engine)
     started = time.monotonic()
     try:
-        qtbot.waitUntil(lambda: window.services_ready, timeout=120_000)
+        qtbot.waitUntil(lambda: window.services_ready, timeout=240_000)
         window.open_knowledge()
         kb = window.knowledge_dialog
         first_build = GapMeter()
@@ -195,6 +200,9 @@ def test_acceptance_flow_with_the_real_engine(qtbot, ui_language, tmp_path, monk
         assert result["sources"], "no source retrieved from the small knowledge base"
         assert len(workspace.sources.cards) == len(result["sources"])
         assert workspace.sources.cards[0].source["doc_id"] == result["sources"][0]["doc_id"]
+        assert all(source["passage"].strip() for source in result["sources"]), "a source without its passage"
+        shown = result["sources"][0]["passage"].split("\n")[0][:60]
+        assert escape(shown) in workspace.sources.cards[0].text
 
         profile = workspace.profile
         qtbot.waitUntil(lambda: any(a.get("status") == "pending-confirmation"
@@ -223,6 +231,7 @@ def test_acceptance_flow_with_the_real_engine(qtbot, ui_language, tmp_path, monk
         print(f"\nacceptance: build {built - started:.1f} s ({chunks} chunks), first turn {answered - built:.1f} s; "
               f"longest event-loop gaps: first build {first_build.longest} ms, adding documents "
               f"{indexing.longest} ms, first turn {first_turn.longest} ms, second turn {second_turn.longest} ms")
-        assert indexing.longest <= MAX_GAP_MS and second_turn.longest <= MAX_GAP_MS
+        assert indexing.longest <= MAX_GAP_MS
+        assert first_turn.longest <= MAX_GAP_MS and second_turn.longest <= MAX_GAP_MS
     finally:
         close_window(window)

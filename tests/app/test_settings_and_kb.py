@@ -79,6 +79,7 @@ def test_idle_minutes_lock_the_store(qtbot, demo_window):
 
 def test_knowledge_base_progress_eta_and_cancel(qtbot, demo_window, fake_engine, tmp_path):
     fake_engine.token_delay = 0.05
+    documents_before = fake_engine.kb_stats()["documents"]
     demo_window.open_knowledge()
     dialog = demo_window.knowledge_dialog
     assert "CC BY 4.0" in dialog.findChild(type(dialog.state), "kbAttribution").text()
@@ -96,7 +97,8 @@ def test_knowledge_base_progress_eta_and_cancel(qtbot, demo_window, fake_engine,
     assert dialog.last_result["cancelled"] is True and dialog.last_result["added"] < 40
     assert "Stopped" in dialog.progress_text.text()
     qtbot.waitUntil(lambda: dialog.stat_values.get("documents") is not None
-                    and dialog.stat_values["documents"].text() == str(dialog.last_result["added"]), timeout=5000)
+                    and dialog.stat_values["documents"].text() == str(documents_before + dialog.last_result["added"]),
+                    timeout=5000)
 
 
 def test_eta_and_its_format():

@@ -161,3 +161,62 @@ def test_update_settings_saves_them(tmp_path, chartside_home):
     engine.update_settings(settings)
     assert "self_refine = false" in (chartside_home / "settings.toml").read_text()
     assert engine.settings.features.self_refine is False
+
+
+class CountingClinical(FakeClinical):
+    """FakeClinical that counts extract calls (the warm-up loads the pack with one)."""
+
+    def __init__(self):
+        self.extracts = 0
+
+    def extract(self, text: str) -> dict:
+        self.extracts += 1
+        return super().extract(text)
+
+
+class BrokenEmbedder:
+    def embed(self, texts):
+        raise OSError("the embedding model folder is missing")
+
+
+def test_warm_up_reports_each_step_and_is_safe_twice_and_from_threads(tmp_path):
+    import threading
+
+    clinical = CountingClinical()
+    engine = make_engine(tmp_path, clinical=clinical)
+    steps: list[tuple[int, int, str]] = []
+    result = engine.warm_up(lambda done, total, step: steps.append((done, total, step)))
+    assert steps == [(0, 4, "model"), (1, 4, "knowledge"), (2, 4, "embedder"), (3, 4, "clinical"), (4, 4, "ready")]
+    assert result["loaded"] == ["model", "knowledge", "clinical"] and result["notes"] == []
+    assert set(result["seconds"]) == {"model", "knowledge", "embedder", "clinical"}
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(engine.warm_up())) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert [r["loaded"] for r in results] == [["model", "knowledge", "clinical"]] * 3
+    assert clinical.extracts == 4, "each warm-up runs its steps once, one call at a time"
+    engine.close()
+
+
+def test_warm_up_turns_failures_into_notes_and_keeps_working(tmp_path):
+    engine = make_engine(tmp_path, FakeLLM(["Diet and metformin."]), embedder=BrokenEmbedder(), knowledge=None)
+    result = engine.warm_up()
+    assert result["loaded"] == ["model", "clinical"]
+    assert result["notes"] == ["embedder unavailable: the embedding model folder is missing"]
+    assert result["notes"][0] in engine.service_notes
+    _events, answer = ask(engine, "How is diabetes treated?")
+    assert answer["answer"] == "Diet and metformin." and answer["sources"] == []
+    engine.close()
+
+
+def test_sources_carry_the_passage_that_was_in_the_prompt(tmp_path):
+    engine = make_engine(tmp_path, FakeLLM(["Diet and metformin [1]."]))
+    events, result = ask(engine, "How is diabetes treated?")
+    streamed = next(e for e in events if isinstance(e, Sources)).sources
+    assert streamed == result["sources"] and result["sources"]
+    first = result["sources"][0]
+    assert first["passage"] == "Diabetes is treated with diet, exercise and metformin. Metformin is taken with meals."
+    assert {"n", "doc_id", "title", "score", "url", "licence", "attribution", "passage"} <= set(first)
+    engine.close()

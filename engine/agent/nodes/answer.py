@@ -2,6 +2,8 @@
 
 Small talk recognised by the rules gets a canned reply (no LLM call). An emergency's
 triage message is streamed before the model's answer, whatever the model then says.
+Without a loadable model (degraded mode) the answer is the notice, the alerts and the
+retrieved passages (engine.agent.degraded).
 The rendered prompt is measured with the model's tokenizer and trimmed (oldest recent
 turns first, then documents) until prompt + generation reserve fits the total budget.
 """
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from engine.agent.degraded import degraded_answer, degraded_plain_answer
 from engine.agent.prompting import (
     clean_citations,
     history_messages,
@@ -87,6 +90,10 @@ def generate_answer(state: TurnState, services: AgentServices):
         reply = small_talk_reply(state.intent, state.language)
         yield Token(reply)
         return {"answer": reply, "drafts": [*state.drafts, {"answer": reply, "iteration": state.iterations}]}
+    if services.llm_unavailable is not None:
+        answer = degraded_answer(state, services.llm_unavailable)
+        yield Token(answer)
+        return {"answer": answer, "drafts": [*state.drafts, {"answer": answer, "iteration": state.iterations}]}
     messages, prompt_size = fitted_messages(state, services)
     prefix = ""
     if state.emergency and state.iterations == 0:
@@ -114,6 +121,11 @@ def generate_plain(state: TurnState, services: AgentServices):
     messages = [{"role": "system", "content": safety_prompt(state.language)}, *history_messages(recent),
                 {"role": "user", "content": state.text}]
     yield Alerts([])
+    if services.llm_unavailable is not None:
+        answer = degraded_plain_answer(state.language, services.llm_unavailable)
+        yield Token(answer)
+        return {"answer": answer, "messages": messages, "intent": "question", "needs_retrieval": False,
+                "dynamic_k": 0}
     text, cancelled = yield from _stream(services, messages, services.settings.llm.max_answer_tokens)
     metrics = services.llm.last_metrics
     return {"answer": text.strip(), "cancelled": cancelled, "messages": messages,

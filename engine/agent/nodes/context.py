@@ -18,7 +18,7 @@ from engine.errors import ChartsideError
 def model_context(services: AgentServices) -> int:
     try:
         return int(services.llm.info("generate").n_ctx)
-    except AttributeError:
+    except (AttributeError, ChartsideError):  # no model loaded (degraded mode): the configured size
         return services.settings.llm.n_ctx
 
 

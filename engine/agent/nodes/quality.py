@@ -17,7 +17,7 @@ from engine.agent.judge import heuristic_judgement, llm_judgement
 from engine.agent.nodes.retrieval import document_hash, search
 from engine.agent.services import AgentServices
 from engine.agent.state import TurnState
-from engine.errors import ModelOutputError
+from engine.errors import ModelOutputError, ModelUnavailable
 
 
 def judge_is_too_small(services: AgentServices) -> bool:
@@ -39,7 +39,7 @@ def judge(state: TurnState, services: AgentServices) -> dict:
             return llm_judgement(services.llm, state.text, state.answer,
                                  services.tokens.truncate(state.context_sections.get("documents", ""), 600),
                                  weights=weights)
-        except ModelOutputError as exc:
+        except (ModelOutputError, ModelUnavailable) as exc:
             services.log.append(f"refine: LLM judge failed ({exc}); heuristic judge used")
     return heuristic_judgement(state.text, state.answer, documents, alerts=state.alerts, profile_text=profile,
                                weights=weights)

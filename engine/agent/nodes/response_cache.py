@@ -56,6 +56,7 @@ def check_similarity(state: TurnState, services: AgentServices):
 def cacheable(state: TurnState, services: AgentServices) -> bool:
     threshold = services.settings.refine.quality_threshold
     return (state.intent == "question" and not state.emergency and not state.cancelled and bool(state.answer.strip())
+            and services.llm_unavailable is None  # a degraded answer must not outlive the outage
             and (state.quality_score is None or state.quality_score >= threshold))
 
 
@@ -71,7 +72,8 @@ def store_response(state: TurnState, services: AgentServices) -> dict:
             sources=[d.source(n) for n, d in enumerate(state.documents, 1)], used_profile=state.used_profile,
             profile_fingerprint=state.profile_fingerprint if state.used_profile else "", created=now,
             prompt_tokens=state.prompt_tokens, completion_tokens=state.completion_tokens,
-            generation_ms=getattr(services.llm, "ms", 0.0)))
+            generation_ms=getattr(services.llm, "ms", 0.0),
+            patient_id=None if state.patient_id is None else int(state.patient_id)))
         decisions.append("cache: stored the answer")
     if services.memory is not None:
         result = turn_result(state, services)

@@ -7,6 +7,8 @@ medical words of the previous user turn so that retrieval still finds the topic.
 from __future__ import annotations
 
 import hashlib
+import re
+from dataclasses import replace
 
 from engine.agent.compression import compress
 from engine.agent.services import AgentServices
@@ -14,9 +16,27 @@ from engine.agent.state import Document, TurnState
 from engine.agent.text import medical_words
 from engine.events import Sources
 
+SOURCE_MARK = re.compile(r"^\[(\d+)\]", re.MULTILINE)
+
 
 def document_hash(doc: Document) -> str:
     return hashlib.sha256((doc.chunk_id or doc.doc_id).encode("utf-8") + doc.text[:200].encode("utf-8")).hexdigest()[:16]
+
+
+def prompt_passages(section: str, documents: list[Document]) -> list[Document]:
+    """Each document with the text the rendered section (`[n] title: text`) gave it."""
+    marks = list(SOURCE_MARK.finditer(section))
+    passages: dict[int, str] = {}
+    for mark, following in zip(marks, [*marks[1:], None]):
+        number = int(mark.group(1))
+        if not 1 <= number <= len(documents):
+            continue
+        text = section[mark.end():following.start() if following else len(section)].strip()
+        title = documents[number - 1].title
+        if title and text.startswith(f"{title}:"):
+            text = text[len(title) + 1:].strip()
+        passages[number] = text
+    return [replace(doc, passage=passages.get(n, "")) for n, doc in enumerate(documents, 1)]
 
 
 def retrieval_query(state: TurnState) -> str:
@@ -52,8 +72,10 @@ def retrieve(state: TurnState, services: AgentServices):
         if services.knowledge is None:
             decisions.append("retrieve: no knowledge base is available")
     budget = int(state.budget.get("documents", 0))
+    llm = None if services.llm_unavailable is not None else services.llm  # None: extractive only
     section, stats = compress(documents, query, budget, services.settings.retrieval.compression, services.tokens,
-                              services.llm, enabled=services.flags.compression)
+                              llm, enabled=services.flags.compression)
+    documents = prompt_passages(section, documents)
     sources = [d.source(n) for n, d in enumerate(documents, 1)]
     yield Sources(sources)
     sections = dict(state.context_sections)

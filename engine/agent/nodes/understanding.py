@@ -10,7 +10,7 @@ from engine.agent.ephemeral import empty_slots
 from engine.agent.intent import Intent, classify_by_rules, classify_with_llm
 from engine.agent.services import AgentServices
 from engine.agent.state import TurnState
-from engine.errors import ModelOutputError
+from engine.errors import ModelOutputError, ModelUnavailable
 from engine.events import Alerts
 
 
@@ -43,11 +43,14 @@ def classify_intent(state: TurnState, services: AgentServices) -> dict:
         return update
     intent = classify_by_rules(state.text, slots)
     source = "rules"
-    if not intent.sure:
+    if not intent.sure and services.llm_unavailable is not None:
+        intent = Intent(intent.intent, intent.needs_retrieval, intent.complexity, True)
+        source = "rules-fallback"
+    elif not intent.sure:
         try:
             intent = classify_with_llm(services.llm, state.text)
             source = "llm"
-        except ModelOutputError as exc:
+        except (ModelOutputError, ModelUnavailable) as exc:
             services.log.append(f"classify_intent: LLM label rejected ({exc}); kept the rule result")
             intent = Intent(intent.intent, intent.needs_retrieval, intent.complexity, True)
             source = "rules-fallback"

@@ -6,6 +6,7 @@ import json
 
 from engine.agent.ablation import compare, markdown_table, paired_stats, scenarios, write_report
 from engine.agent.evaluation import load_conversations
+from engine.llm.fake import FakeLLM
 from engine.settings import Settings
 
 
@@ -53,3 +54,108 @@ def test_report_files(tmp_path):
     assert json.loads((tmp_path / "ablation.json").read_text())["summary"]["full"]["quality"] == 0.6
     assert len(files["charts"]) == 5 and all((tmp_path / name).exists() for name in
                                              ("ablation_quality.png", "ablation_latency.png"))
+
+
+class SteadyLLM(FakeLLM):
+    """Answers every call with the same grounded sentence (control flow only)."""
+
+    def _next(self):
+        return "Metformin is taken with meals [1]."
+
+
+def fake_engine(tmp_path):
+    from engine.facade import Engine
+    from tests.engine.agent.fakes import FakeClinical, FakeKnowledge
+
+    settings = Settings()
+    settings.vault.kdf_iterations = 10_000
+    engine = Engine(settings, llm=SteadyLLM(), knowledge=FakeKnowledge(), clinical=FakeClinical(), embedder=None,
+                    vault_path=tmp_path / "vault.db")
+    engine.unlock("pass phrase", create=True)
+    return engine
+
+
+def ablation_args(out, *extra):
+    from engine.cli import build_parser
+
+    return build_parser().parse_args(["eval", "ablation", "--conversations", "3", "--scenarios", "baseline,full",
+                                      "--out", str(out), *extra])
+
+
+class StopAfter:
+    """Raises KeyboardInterrupt on the n-th question, like Ctrl+C in the middle of a conversation."""
+
+    def __init__(self, ask, questions: int):
+        self.ask, self.left, self.asked = ask, questions, 0
+
+    def __call__(self, *args, **kwargs):
+        self.asked += 1
+        if self.asked > self.left:
+            raise KeyboardInterrupt
+        return self.ask(*args, **kwargs)
+
+
+def test_ablation_is_conversation_major_resumable_and_reports_from_the_checkpoint(tmp_path, capsys):
+    import pytest
+
+    from engine.agent.ablation_run import Checkpoint
+    from engine.cli.eval import run_ablation
+    from engine.errors import InputError
+
+    out = tmp_path / "run"
+    engine = fake_engine(tmp_path)
+    original_ask = engine.ask
+    engine.ask = StopAfter(original_ask, questions=2 * 5 + 3)  # conversation 1 in both scenarios, then 3 turns
+    with pytest.raises(KeyboardInterrupt):
+        run_ablation(ablation_args(out), engine=engine)
+    checkpoint = Checkpoint(out)
+    assert list(checkpoint.finished()) == ["en-01-diabetes"]
+    line = checkpoint.finished()["en-01-diabetes"]
+    assert set(line["results"]) == {"baseline", "full"} and all(len(rows) == 5 for rows in line["results"].values())
+    assert "conversation 1/3 en-01-diabetes done" in capsys.readouterr().err
+
+    with pytest.raises(InputError):
+        run_ablation(ablation_args(out), engine=engine)  # an existing checkpoint needs --resume
+    with pytest.raises(InputError):
+        run_ablation(ablation_args(out, "--resume", "--llm-judge"), engine=engine)  # other settings
+
+    engine.ask = StopAfter(original_ask, questions=1000)
+    assert run_ablation(ablation_args(out, "--resume"), engine=engine) == 0
+    assert engine.ask.asked == 2 * 2 * 5  # only the two unfinished conversations ran
+    assert "ETA" in capsys.readouterr().err
+    assert list(checkpoint.finished()) == ["en-01-diabetes", "ko-01-diabetes", "en-02-hypertension"]
+    engine.close()
+
+    (out / "ablation.md").unlink()
+    assert run_ablation(ablation_args(out, "--report-only")) == 0
+    report = (out / "ablation.md").read_text(encoding="utf-8")
+    assert report.startswith("# Ablation: 3 of 3 conversations, model fake (not the default), test run")
+    assert "Command: `chartside eval ablation --conversations 3 --scenarios baseline,full --out" in report
+    assert "--report-only" in report and "| full |" in report
+    written = json.loads((out / "ablation.json").read_text())
+    assert written["summary"]["baseline"]["turns"] == 15
+    assert written["summary"]["full"]["vs_baseline"]["quality"]["n"] == 15
+
+
+def test_checkpoint_ignores_and_repairs_a_torn_last_line(tmp_path):
+    from engine.agent.ablation_run import Checkpoint
+
+    checkpoint = Checkpoint(tmp_path)
+    checkpoint.begin({"scenarios": ["baseline"], "model": "m"})
+    checkpoint.add({"id": "c1", "language": "en"}, {"baseline": [{"turn": 1}]}, 3.0)
+    with checkpoint.path.open("a", encoding="utf-8") as handle:
+        handle.write('{"kind": "conversation", "conversation": "c2", "resu')
+    assert list(checkpoint.finished()) == ["c1"]
+    checkpoint.add({"id": "c2", "language": "ko"}, {"baseline": [{"turn": 1}]}, 4.0)
+    assert list(checkpoint.finished()) == ["c1", "c2"]
+    assert checkpoint.results() == {"baseline": [{"turn": 1}, {"turn": 1}]}
+
+
+def test_bench_cache_probes_pair_plain_questions_with_their_paraphrase_or_repeat():
+    from engine.bench.agent import _percentile, cache_probes
+
+    probes = cache_probes(load_conversations())
+    assert len(probes) >= 20 and {p["kind"] for p in probes} == {"paraphrase", "repeat"}
+    assert {p["conversation"][:2] for p in probes} == {"en", "ko"}
+    assert all(p["question"] != p["again"] for p in probes if p["kind"] == "paraphrase")
+    assert _percentile(list(range(1, 21)), 0.9) == 18 and _percentile([], 0.9) is None

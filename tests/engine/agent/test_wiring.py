@@ -60,13 +60,18 @@ def test_cache_entries_persist_encrypted_and_reload(tmp_path):
     vault.close()
 
 
-def test_clinical_service_resolves_functions_shadowed_by_submodules():
+def test_clinical_service_uses_the_package_functions_and_fills_gaps():
     import types
 
-    package = types.ModuleType("fake_clinical")
-    submodule = types.ModuleType("fake_clinical.triage")
-    submodule.triage = lambda text: {"emergency": True, "category": "x", "message": "go now"}
-    package.triage = submodule
+    import engine.clinical
+    import engine.clinical.red_flags  # noqa: F401  (the submodule must not shadow the function)
+
+    assert callable(engine.clinical.triage)
+    real = ClinicalService(engine.clinical)
+    assert real.missing == []
+    assert real.triage("I have crushing chest pain and can't breathe")["emergency"] is True
+    package = types.ModuleType("partial_clinical")
+    package.triage = lambda text: {"emergency": True, "category": "x", "message": "go now"}
     package.extract = lambda text: {"demographics": {}}
     service = ClinicalService(package)
     assert service.missing == ["conflicts"]

@@ -221,3 +221,13 @@ def test_profile_has_the_slot_json_shape(store, patient):
         "contraindications", "vitals", "labs",
     }
     assert set(profile["demographics"]) == {"age", "age_group", "gender", "pregnant"}
+
+
+def test_items_only_asked_about_are_not_stored(store, patient):
+    slots = {"conditions": [{"name": "hypoglycemia", "concept_id": "C1", "text": "low blood sugar", "asked_about": True},
+                            {"name": "type 2 diabetes", "concept_id": "C2", "text": "type 2 diabetes"}],
+             "medications": [{"name": "amoxicillin", "concept_id": "C3", "text": "amoxicillin", "asked_about": True}]}
+    changes = store.update(patient, slots)
+    assert actions(changes) == [("conditions", "added")]
+    profile = store.profile(patient)
+    assert [c["name"] for c in profile["conditions"]] == ["type 2 diabetes"] and profile["medications"] == []

@@ -1,0 +1,74 @@
+"""Stated about the patient, or only asked about?
+
+"What is low blood sugar?" and "저혈당이 뭐예요?" make hypoglycemia the topic of a
+question; they say nothing about the patient, so the profile must not gain a condition.
+"I have diabetes" and "당뇨가 있어요" state a fact. An item is marked `asked_about` when it
+sits in a question and nothing around it ties it to the patient:
+
+- English: no first-person word (I, my, me, we, our...) in its clause (the sentence cut at
+  commas, semicolons and colons). A medicine after "can I take" / "is it safe to use" is
+  asked about even with "I": the patient is asking, not taking it.
+- Korean (the predicate follows its arguments, and the subject is usually dropped): no
+  asserting predicate after it in the sentence ("있어요", "있는데", "앓고", "진단받았",
+  "먹고", "아파요", a background clause in "-는데"/"-인데"...).
+
+When unsure the item stays asserted, as before this check existed: a fact the patient
+stated must never be lost, a topic stored by mistake can still be retracted.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.clinical.text import HANGUL, HANGUL_SYLLABLE
+
+_H = HANGUL_SYLLABLE
+_SENTENCE = re.compile(r"[^.!?。\n]+[.!?。]*")
+_CLAUSE_BREAK = re.compile(r"[,;:]")
+
+_EN_QUESTION_START = re.compile(
+    r"^\s*(?:what(?:'s)?|whats|how|why|when|which|who|where|is|are|was|were|can|could|should|does|do|did|will|"
+    r"would|may|might|tell\s+me\s+about|explain|define)\b", re.IGNORECASE)
+# Not the patient: "type I diabetes" (a numeral), "tell me about", "explain to me".
+_EN_NOT_PERSONAL = re.compile(r"\btype\s+i{1,2}\b|\btell\s+me\b|\bexplain\s+to\s+me\b", re.IGNORECASE)
+_EN_FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us)\b",
+                              re.IGNORECASE)
+_EN_TAKE_QUESTION = re.compile(
+    r"\b(?:(?:can|could|should|may|might|shall)\s+(?:i|we|you|he|she|they)|is\s+it\s+(?:ok|okay|safe|alright|fine)"
+    r"\s+to)\s+(?:take|use|try|have|start|give)\s+(?:\S+\s+){0,2}$", re.IGNORECASE)
+
+_KO_QUESTION = re.compile(
+    r"[?？]|뭐|무엇|무슨|어떻게|어떤|어때|왜|언제|얼마나|어디|어느|몇"
+    r"|(?:[되하있없]나요|[인는은]가요|까요|니까|[을할]까|[되하]나)\s*[.!]*$")
+_KO_ASSERTS = re.compile(
+    r"있(?:어|었|습|고|는데|다고|거든|으니|음)|앓|진단|걸렸|걸려|복용\s*중|복용하고|복용했|먹고|먹는|먹었|맞고|"
+    r"아파|아프|아픈|아팠|데(?=[\s,]|$)|거든|라서|여서|해서")
+
+
+def mark_asked_about(text: str, slots: dict, lists=("conditions", "symptoms", "medications", "allergies")) -> None:
+    """Set `asked_about: true` on the items of `slots` that are only the topic of a question."""
+    sentences = [(m.start(), m.end()) for m in _SENTENCE.finditer(text)]
+    for list_name in lists:
+        for item in slots.get(list_name) or []:
+            start, end = item.get("start"), item.get("end")
+            if start is None or end is None or item.get("negated"):
+                continue
+            sentence = next(((s, e) for s, e in sentences if s <= start < e), None)
+            if sentence is not None and _asked_about(text, sentence, start, end, list_name == "medications"):
+                item["asked_about"] = True
+
+
+def _asked_about(text: str, sentence: tuple[int, int], start: int, end: int, medicine: bool) -> bool:
+    sentence_text = text[sentence[0]: sentence[1]]
+    if HANGUL.search(text[start:end]) or HANGUL.search(sentence_text):
+        # From the mention's last syllable: "목이 아픈데" ends the mention in "픈", the clause in "데".
+        return bool(_KO_QUESTION.search(sentence_text.strip())) and not _KO_ASSERTS.search(text[end - 1: sentence[1]])
+    if not (sentence_text.rstrip().endswith("?") or _EN_QUESTION_START.match(sentence_text)):
+        return False
+    clause_start = max([sentence[0]] + [m.end() for m in _CLAUSE_BREAK.finditer(text, sentence[0], start)])
+    clause_end = next((m.start() for m in _CLAUSE_BREAK.finditer(text, end, sentence[1])), sentence[1])
+    before = text[clause_start:start]
+    if medicine and _EN_TAKE_QUESTION.search(before):
+        return True
+    clause = _EN_NOT_PERSONAL.sub(" ", text[clause_start:clause_end])
+    return not _EN_FIRST_PERSON.search(clause)

@@ -1,0 +1,70 @@
+"""Stated about the patient or only asked about: the `asked_about` mark (real MedCAT pack)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.clinical import extract
+
+
+def marks(text):
+    slots = extract(text)
+    return {item["name"]: bool(item.get("asked_about"))
+            for key in ("conditions", "symptoms", "medications", "allergies") for item in slots[key]}
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("What is low blood sugar?", {"hypoglycemia": True}),
+    ("저혈당이 뭐예요?", {"hypoglycemia": True}),
+    ("How is hypertension treated?", {"hypertension": True}),
+    ("고혈압은 어떻게 치료하나요?", {"hypertension": True}),
+    ("What is metformin used for?", {"metformin": True}),
+    ("I have diabetes", {"diabetes": False}),
+    ("당뇨가 있어요", {"diabetes": False}),
+    ("I have diabetes, what is low blood sugar?", {"diabetes": False, "hypoglycemia": True}),
+    ("저는 당뇨가 있는데 저혈당이 뭐예요?", {"diabetes": False, "hypoglycemia": True}),
+    ("I'm a 65-year-old man with type 2 diabetes and I'm allergic to penicillin. "
+     "What are the symptoms of low blood sugar?",
+     {"type 2 diabetes": False, "penicillin": False, "hypoglycemia": True}),
+    ("저는 65세 남성이고 2형 당뇨병이 있어요. 페니실린 알레르기가 있습니다. 저혈당 증상이 뭐예요?",
+     {"type 2 diabetes": False, "penicillin": False, "hypoglycemia": True}),
+    ("당뇨병과 고혈압이 있는데 운동해도 되나요?", {"diabetes": False, "hypertension": False}),
+    ("두통이 있는데 어떻게 해야 하나요?", {"headache": False}),
+    ("I have a headache, what should I do?", {"headache": False}),
+    ("Can I take amoxicillin for a sore throat?", {"amoxicillin": True, "sore throat": False}),
+    ("목이 아픈데 아목시실린 먹어도 되나요?", {"amoxicillin": True, "sore throat": False}),
+    ("메트포르민 복용 중인데 술 마셔도 되나요?", {"metformin": False}),
+    ("My mother has asthma. Is it hereditary?", {"asthma": False}),
+])
+def test_topics_of_questions_are_marked_and_statements_are_not(clinical_pack, text, expected):
+    assert marks(text) == expected
+
+
+def test_negated_items_are_left_alone(clinical_pack):
+    slots = extract("No fever. What is a cough?")
+    assert [(s["name"], s["negated"], bool(s.get("asked_about"))) for s in slots["symptoms"]] == [
+        ("fever", True, False), ("cough", False, True)]
+
+
+@pytest.mark.parametrize("question, statement", [
+    ("What is low blood sugar?", "I have diabetes"),
+    ("저혈당이 뭐예요?", "당뇨가 있어요"),
+])
+def test_the_profile_gains_stated_conditions_only(clinical_pack, tmp_path, question, statement):
+    from engine.memory.profile import ProfileStore
+    from engine.memory.store import Vault
+    from engine.settings import Settings
+
+    settings = Settings()
+    settings.vault.kdf_iterations = 10_000
+    with Vault.open(tmp_path / "vault.db", "pass phrase", create=True, settings=settings) as vault:
+        store = ProfileStore(vault)
+        patient = vault.create_patient("Test")
+        assert store.update(patient, extract(question)) == []
+        assert store.profile(patient)["conditions"] == []
+        store.update(patient, extract(statement))
+        assert [c["name"] for c in store.profile(patient)["conditions"]] == ["diabetes"]
+
+
+def test_a_topic_asked_about_and_also_stated_is_stated(clinical_pack):
+    assert marks("What is diabetes? The doctor said I have diabetes.") == {"diabetes": False}

@@ -1,0 +1,109 @@
+"""Load: hundreds of consecutive turns in one process without memory growth.
+
+500 turns through `Engine.ask` (agent mode): real clinical extraction and triage, real
+hybrid retrieval (BM25 + MiniLM + FAISS), the real encrypted vault file, and EndlessLLM
+for generation so that the run fits the test budget. A clinic day's shape: 5 patients,
+a new session every 20 turns, English and Korean questions, every third one asked word for
+word again (a response-cache candidate), the others with their own numbers. The resident set size is
+measured after a warm-up of 20 turns and must grow by less than RSS_BOUND_MB over the
+remaining 480. A shorter run with the real model (30 turns, 8 answer tokens) is marked
+slow.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+
+import pytest
+
+from tests.reliability.conftest import fast_settings, rss_bytes, run_turn
+
+TURNS = 500
+WARM_UP = 20
+RSS_BOUND_MB = 50
+REAL_TURNS = 30
+REAL_WARM_UP = 5
+REAL_RSS_BOUND_MB = 50
+PATIENTS = 5
+TURNS_PER_SESSION = 20
+QUESTIONS = [
+    "What are the warning signs of a heart attack?",
+    "How is high blood pressure treated?",
+    "I take metformin {n} mg twice a day. Is that a normal dose?",
+    "What causes angina and how is it different from a heart attack?",
+    "My blood pressure was 15{d}/95 this morning. Should I worry?",
+    "고혈압 약을 먹고 있는데 두통이 있어요. 괜찮을까요?",
+    "Can asthma be triggered by exercise?",
+    "What is glaucoma?",
+    "당뇨병 환자는 발 관리를 어떻게 해야 하나요?",
+    "I am allergic to penicillin. Which antibiotic is safe for pneumonia?",
+    "What are the symptoms of a stroke?",
+    "Thanks, that helps.",
+]
+
+
+def message(turn: int) -> str:
+    question = QUESTIONS[turn % len(QUESTIONS)]
+    if turn % 3 == 0:  # every third turn repeats its question word for word: a cache candidate
+        return question.format(n=500, d=0)
+    return question.format(n=250 + turn, d=turn % 10)
+
+
+def run_turns(engine, patients: list[int], count: int, first: int, sessions: dict) -> list[float]:
+    durations = []
+    for turn in range(first, first + count):
+        patient = patients[turn % PATIENTS]
+        if turn % TURNS_PER_SESSION == 0 or patient not in sessions:
+            sessions[patient] = engine.new_session(patient)["id"]
+        started = time.perf_counter()
+        _, result = run_turn(engine, message(turn), patient_id=patient, session_id=sessions[patient])
+        durations.append(time.perf_counter() - started)
+        assert result["answer"].strip()
+    return durations
+
+
+def measure(engine, turns: int, warm_up: int, bound_mb: float, label: str) -> list[int]:
+    """Run `turns` turns over PATIENTS patients; returns the patients' ids."""
+    patients = [engine.test_patient] + [engine.create_patient(f"Load patient {n}")["id"] for n in range(1, PATIENTS)]
+    sessions: dict = {}
+    started = time.perf_counter()
+    run_turns(engine, patients, warm_up, 0, sessions)
+    gc.collect()
+    baseline = rss_bytes()
+    samples = [(warm_up, baseline)]
+    durations = []
+    step = max(1, (turns - warm_up) // 8)
+    for first in range(warm_up, turns, step):
+        durations += run_turns(engine, patients, min(step, turns - first), first, sessions)
+        gc.collect()
+        samples.append((first + min(step, turns - first), rss_bytes()))
+    elapsed = time.perf_counter() - started
+    growth_mb = (samples[-1][1] - baseline) / 2**20
+    peak_mb = (max(rss for _, rss in samples) - baseline) / 2**20
+    stats = engine.cache_stats()
+    durations.sort()
+    print(f"\n{label}: {turns} turns in {elapsed:.0f} s (median {durations[len(durations) // 2] * 1000:.0f} ms, "
+          f"p95 {durations[int(len(durations) * 0.95)] * 1000:.0f} ms per turn); RSS after {warm_up} warm-up turns "
+          f"{baseline / 2**20:.0f} MB, after {turns}: {samples[-1][1] / 2**20:.0f} MB (growth {growth_mb:+.1f} MB, "
+          f"peak {peak_mb:+.1f} MB, bound {bound_mb} MB); cache hits {stats.get('hits')} of "
+          f"{stats.get('lookups')} lookups")
+    print("  RSS by turn: " + ", ".join(f"{turn}: {rss / 2**20:.0f} MB" for turn, rss in samples))
+    assert growth_mb < bound_mb
+    return patients
+
+
+def test_500_turns_in_one_process_stay_within_the_memory_bound(make_engine):
+    engine = make_engine(settings=fast_settings())
+    patients = measure(engine, TURNS, WARM_UP, RSS_BOUND_MB, "load (EndlessLLM, real retrieval, clinical and vault)")
+    turns = sum(len(engine.session_turns(s["id"])) for p in patients for s in engine.list_sessions(p))
+    assert turns == TURNS, "every turn was stored in the vault"
+
+
+@pytest.mark.slow
+@pytest.mark.real_model
+def test_30_turns_with_the_real_model_stay_within_the_memory_bound(make_engine):
+    settings = fast_settings(llm={"max_answer_tokens": 8},
+                             context={"total_budget": 1400, "documents_tokens": 300, "generation_reserve": 32})
+    engine = make_engine(llm="real", settings=settings)
+    measure(engine, REAL_TURNS, REAL_WARM_UP, REAL_RSS_BOUND_MB, "load (real model, 8 answer tokens)")
