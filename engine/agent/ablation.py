@@ -28,6 +28,7 @@ STEPS = [
     ("+cache", {"response_cache": True}),
     ("full", {"dense": True, "query_expansion": True}),
 ]
+LANGUAGE_NAMES = {"en": "English", "ko": "Korean"}
 METRICS = ("quality", "judge_quality", "grounding", "prompt_tokens", "latency_ms", "llm_calls")
 
 
@@ -163,7 +164,9 @@ def report_heading(meta: dict) -> str:
         meta.get("default_model"), f"model {model}")
     kind = "real run" if meta.get("real_run", True) else "test run"
     lines = [f"# Ablation: {done} of {planned} conversations, {which}, {kind}", ""]
-    details = [f"{meta.get('turns')} turns"]
+    languages = ", ".join(f"{count} {LANGUAGE_NAMES.get(code, code)}"
+                          for code, count in (meta.get("languages") or {}).items())
+    details = ([languages] if languages else []) + [f"{meta.get('turns')} turns"]
     if meta.get("knowledge_base"):
         details.append(f"knowledge base: {meta['knowledge_base']}")
     if meta.get("max_answer_tokens"):
