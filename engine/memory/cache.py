@@ -14,14 +14,12 @@ Interface for the agent's `check_similarity` / `store_response` nodes:
 Expired entries are never returned; beyond `settings.cache.max_entries` the least
 recently used are evicted. Hits update `last_used_at` and `hits`.
 
-`VaultCacheStore(vault, patient_id)` adapts the same table to the agent's in-memory
-cache persistence protocol (`engine.agent.cache.CacheStore`: `load`, `save(record)`,
-`delete(entry_id)`), keyed by the record's `id`.
+The agent's persistence adapter over this table is `engine.agent.wiring.VaultCacheStore`.
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 
 import numpy as np
 
@@ -153,58 +151,3 @@ def _decode(row: dict) -> dict:
         "expires_at": row["expires_at"],
         "hits": row["hits"],
     }
-
-
-class VaultCacheStore:
-    """Persistence for `engine.agent.cache.ResponseCache` records in the vault's table.
-
-    A record that used the patient's profile is tied to `patient_id` (deleted with the
-    patient) and to its fingerprint; other records are profile-independent.
-    """
-
-    def __init__(self, vault: Vault, patient_id: int | None = None):
-        self.vault = vault
-        self.patient_id = patient_id
-        self.ttl_seconds = vault.settings.cache.ttl_seconds
-
-    def load(self) -> list[dict]:
-        now = self.vault.now_text()
-        rows = fetch_rows(
-            self.vault.db, "select * from response_cache where expires_at > ? order by last_used_at, id", [now]
-        )
-        records = []
-        for row in rows:
-            record = jsoncols.loads(row["response"], {})
-            if isinstance(record, dict) and "id" in record and row["embedding"] is not None:
-                records.append({**record, "vector": bytes(row["embedding"]), "hits": row["hits"]})
-        return records
-
-    def save(self, record: dict) -> None:
-        created = datetime.fromtimestamp(float(record["created"]), timezone.utc)
-        used_profile = bool(record.get("used_profile"))
-        body = {k: v for k, v in record.items() if k != "vector"}
-        vector = record["vector"]
-        blob = bytes(vector) if isinstance(vector, (bytes, bytearray, memoryview)) else vectors.to_blob(vector)
-        with self.vault.transaction() as db:
-            db.execute("delete from response_cache where key = ?", [record["id"]])
-            insert_row(
-                db,
-                "response_cache",
-                {
-                    "key": record["id"],
-                    "query": record["query"],
-                    "embedding": blob,
-                    "dimension": len(blob) // 4,
-                    "profile_fingerprint": record.get("profile_fingerprint") if used_profile else None,
-                    "patient_id": self.patient_id if used_profile else None,
-                    "response": jsoncols.dumps(body),
-                    "created_at": jsoncols.to_text(created),
-                    "expires_at": jsoncols.to_text(created + timedelta(seconds=self.ttl_seconds)),
-                    "last_used_at": self.vault.now_text(),
-                    "hits": int(record.get("hits") or 0),
-                },
-            )
-
-    def delete(self, entry_id: str) -> None:
-        with self.vault.transaction() as db:
-            db.execute("delete from response_cache where key = ?", [entry_id])

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 import numpy as np
 import pytest
 
-from engine.memory.cache import ResponseCache, VaultCacheStore
+from engine.memory.cache import ResponseCache
 
 START = datetime(2026, 11, 22, 9, 0, tzinfo=timezone.utc)
 
@@ -88,20 +88,3 @@ def test_clear_by_patient(cache):
     cache.put("y", "y", {})
     assert cache.clear(patient_id=7) == 1
     assert cache.count() == 1
-
-
-def test_agent_cache_store_adapter_round_trips_records(vault, clock):
-    store = VaultCacheStore(vault, patient_id=3)
-    vector = unit(0.2, 0.3, 0.9)
-    record = {"id": "abc123", "query": "Can I take ibuprofen?", "vector": vector.tobytes(),
-              "signature": {"concepts": ["ibuprofen"]}, "answer": "Maybe.", "sources": [{"doc_id": "d1"}],
-              "used_profile": True, "profile_fingerprint": "fp", "created": START.timestamp(), "hits": 0}
-    store.save(record)
-    store.save({**record, "hits": 2})  # an upsert, not a second row
-    [loaded] = store.load()
-    assert np.array_equal(np.frombuffer(loaded["vector"], dtype=np.float32), vector)
-    assert {k: v for k, v in loaded.items() if k != "vector"} == {k: v for k, v in record.items() if k != "vector"} | {"hits": 2}
-    row = vault.db.execute("select patient_id, profile_fingerprint from response_cache").fetchone()
-    assert tuple(row) == (3, "fp")
-    store.delete("abc123")
-    assert store.load() == []
