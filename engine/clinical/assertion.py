@@ -48,23 +48,36 @@ _KO_ASSERTS = re.compile(
 def mark_asked_about(text: str, slots: dict, lists=("conditions", "symptoms", "medications", "allergies")) -> None:
     """Set `asked_about: true` on the items of `slots` that are only the topic of a question."""
     sentences = [(m.start(), m.end()) for m in _SENTENCE.finditer(text)]
+    questions: dict[tuple[int, int], tuple[bool, bool]] = {}  # per sentence: (Korean, a question)
     for list_name in lists:
         for item in slots.get(list_name) or []:
             start, end = item.get("start"), item.get("end")
             if start is None or end is None or item.get("negated"):
                 continue
             sentence = next(((s, e) for s, e in sentences if s <= start < e), None)
-            if sentence is not None and _asked_about(text, sentence, start, end, list_name == "medications"):
+            if sentence is None:
+                continue
+            if sentence not in questions:
+                questions[sentence] = _sentence_kind(text[sentence[0]: sentence[1]])
+            korean, question = questions[sentence]
+            if question and _asked_about(text, sentence, start, end, korean or bool(HANGUL.search(text[start:end])),
+                                         list_name == "medications"):
                 item["asked_about"] = True
 
 
-def _asked_about(text: str, sentence: tuple[int, int], start: int, end: int, medicine: bool) -> bool:
-    sentence_text = text[sentence[0]: sentence[1]]
-    if HANGUL.search(text[start:end]) or HANGUL.search(sentence_text):
+def _sentence_kind(sentence_text: str) -> tuple[bool, bool]:
+    """(written in Korean, is a question), computed once per sentence: long notes have
+    many mentions in few sentences."""
+    if HANGUL.search(sentence_text):
+        return True, bool(_KO_QUESTION.search(sentence_text.strip()))
+    return False, sentence_text.rstrip().endswith("?") or bool(_EN_QUESTION_START.match(sentence_text))
+
+
+def _asked_about(text: str, sentence: tuple[int, int], start: int, end: int, korean: bool, medicine: bool) -> bool:
+    """Whether a mention inside a question sentence is only its topic."""
+    if korean:
         # From the mention's last syllable: "목이 아픈데" ends the mention in "픈", the clause in "데".
-        return bool(_KO_QUESTION.search(sentence_text.strip())) and not _KO_ASSERTS.search(text[end - 1: sentence[1]])
-    if not (sentence_text.rstrip().endswith("?") or _EN_QUESTION_START.match(sentence_text)):
-        return False
+        return not _KO_ASSERTS.search(text[end - 1: sentence[1]])
     clause_start = max([sentence[0]] + [m.end() for m in _CLAUSE_BREAK.finditer(text, sentence[0], start)])
     clause_end = next((m.start() for m in _CLAUSE_BREAK.finditer(text, end, sentence[1])), sentence[1])
     before = text[clause_start:start]
