@@ -18,10 +18,11 @@ from engine.knowledge.store import (
     BuildCancelled,
     CancelToken,
     IndexParams,
+    MANIFEST,
     KnowledgeBase,
     Progress,
-    install_bundled,
 )
+from engine.paths import install_bundled
 
 __all__ = [
     "BuildCancelled", "CancelToken", "Hit", "HybridRetriever", "IndexParams", "KnowledgeBase",
@@ -69,6 +70,6 @@ def open_default(
 
     settings = settings or load_settings()
     folder = folder or default_kb_dir()
-    install_bundled(bundled_kb_dir(), folder)
+    install_bundled(bundled_kb_dir(), folder, MANIFEST)
     kb = KnowledgeBase(folder, embedder or make_embedder(settings), IndexParams.from_settings(settings))
     return kb.open(build=build, progress=progress, cancelled=cancelled, force=force)

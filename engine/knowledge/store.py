@@ -816,10 +816,3 @@ class KnowledgeBase:
     @property
     def size(self) -> int:
         return len(self.chunk_ids)
-
-
-def install_bundled(bundled: Path, target: Path) -> bool:
-    """Copy a prebuilt index (shipped in a release build) into the data folder once."""
-    from engine.paths import install_bundled as install
-
-    return install(bundled, target, MANIFEST)

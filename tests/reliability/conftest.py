@@ -3,7 +3,7 @@
 - `small_shared_data`: the real ../shared/data, cut to a few MedQuAD topics (heart attack,
   chest pain, angina, blood pressure, diabetes, asthma, stroke...) plus some LiveQA judged
   answers, so that an index builds in seconds with the real embedding model;
-- `clinical_pack`: the real MedCAT pack, built once and installed as the process pack;
+- `clinical_pack` (from tests/conftest.py): the real MedCAT pack, built once per session;
 - `minilm`: the real all-MiniLM-L6-v2 embedder (sha256-verified) behind the agent's memo;
 - `kb_template`: the default index of `small_shared_data` built with it (real BM25 and
   FAISS), copied into each test's CHARTSIDE_HOME by `home_kb`;
@@ -65,20 +65,6 @@ def write_subset(folder: Path, topics=TOPICS, per_topic: int = PER_TOPIC, judged
 @pytest.fixture(scope="session")
 def small_shared_data(tmp_path_factory) -> Path:
     return write_subset(tmp_path_factory.mktemp("shared") / "data")
-
-
-@pytest.fixture(scope="session")
-def clinical_pack(tmp_path_factory):
-    from engine.clinical import pack as pack_module
-
-    if not pack_module.concepts_path().exists():
-        pytest.skip(f"concepts.tsv not found at {pack_module.concepts_path()}")
-    target = tmp_path_factory.mktemp("clinical") / "pack"
-    pack_module.build_pack(target)
-    pack = pack_module.load_and_warm_up(target)
-    previous = pack_module.install_process_pack(pack)
-    yield pack
-    pack_module.install_process_pack(previous)
 
 
 @pytest.fixture(scope="session")
