@@ -176,6 +176,9 @@ class DemoEngine:
             raise InputError(f"no patient {patient_id}", user_message="That patient no longer exists.")
         return self._patients[patient_id]
 
+    def open_patient(self, patient_id: str) -> list[dict]:
+        return self.list_sessions(patient_id)
+
     def list_sessions(self, patient_id: str) -> list[dict]:
         self._patient(patient_id)
         rows = [dict(s) for s in self._sessions.values() if s["patient_id"] == patient_id]

@@ -245,11 +245,11 @@ class Engine:
         from engine.llm.runtime import ROLES
 
         llm = self.llm
-        names = set()
+        contexts = set()
         for role in ROLES:
-            name = llm.model_name(role) if hasattr(llm, "model_name") else role
-            if name not in names:
-                names.add(name)
+            context = llm.context_key(role) if hasattr(llm, "context_key") else role
+            if context not in contexts:
+                contexts.add(context)
                 llm.info(role)
         return True
 
@@ -296,13 +296,16 @@ class Engine:
     def lock(self) -> None:
         """Close the store (audited as `vault.lock`) and forget everything patient-derived held
         in memory: the response cache, the conversation memories, the scratch conversation
-        and the embedding memo of recent question texts."""
+        and the embedding memo of recent question texts, and wipe the language model's
+        key/value cache of the last prompt."""
         with self._lock:
             if self._vault is not None:
                 self._vault.lock()
             self._vault = None
             self._forget_patient_turns()
             self._scratch = EphemeralMemory()
+            if self._llm is not None:
+                self._llm.forget_prompts()
 
     def _forget_patient_turns(self) -> None:
         """Drop the in-memory copies of patients' turns (the vault keeps what it should)."""
@@ -341,6 +344,11 @@ class Engine:
 
     def list_sessions(self, patient_id: int) -> list[dict]:
         return [_session(row) for row in self.vault.list_sessions(int(patient_id))]
+
+    def open_patient(self, patient_id: int) -> list[dict]:
+        """The sessions of a patient the user opens, audited as `patient.view` (listing
+        sessions for a refresh is not a view)."""
+        return [_session(row) for row in self.vault.view_patient(int(patient_id))["sessions"]]
 
     def new_session(self, patient_id: int) -> dict:
         return _session(self.vault.get_session(self.vault.create_session(int(patient_id))))

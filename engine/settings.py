@@ -71,6 +71,10 @@ class LLMSettings(_Section):
     max_answer_tokens: int = Field(384, ge=8, le=8192)
     chat_format: str | None = Field(None, description="override the GGUF chat template")
     verify_sha256_on_load: bool = True
+    generation_context_apart: bool | None = Field(
+        None, description="answers get their own llama.cpp context, so judge and classification calls do not "
+                          "evict the cached safety prompt; None = only without GPU offload (a second context "
+                          "holds its own copy of the offloaded layers)")
 
 
 class EmbeddingSettings(_Section):

@@ -118,7 +118,9 @@ class PatientsPanel(QWidget):
         if patient is None:
             self.session_changed.emit(None)
         else:
-            self.reload_sessions(patient_id)
+            self._pending_session = None
+            self._runner.call(self, self._engine.open_patient, patient_id,
+                              on_result=lambda rows: self._show_sessions(patient_id, rows))
 
     def prompt_new_patient(self) -> None:
         ask_text(self, self.tr("New patient"), self.tr("Name or chart number:"), self.create_patient,

@@ -155,6 +155,18 @@ def write_charts(summary: dict[str, dict], folder: Path) -> list[Path]:
     return written
 
 
+def _judge_detail(meta: dict) -> str:
+    judged, done = meta.get("llm_judge_conversations"), meta.get("conversations")
+    if judged is None:
+        judged = done if meta.get("llm_judge") else 0
+    if judged == 0:
+        return "heuristic judge only"
+    if judged == done:
+        return "LLM judge on every answer"
+    return (f"heuristic judge on every answer, LLM judge on the answers of {judged} of the {done} conversations "
+            "(its column and its tests are over those)")
+
+
 def report_heading(meta: dict) -> str:
     """"Ablation: N of M conversations, default model (name), real run" plus how it was made."""
     done = meta.get("conversations")
@@ -171,9 +183,9 @@ def report_heading(meta: dict) -> str:
         details.append(f"knowledge base: {meta['knowledge_base']}")
     if meta.get("max_answer_tokens"):
         details.append(f"answers capped at {meta['max_answer_tokens']} tokens")
-    if "llm_judge" in meta:
-        details.append("LLM judge on every answer" if meta["llm_judge"] else "heuristic judge only")
+    details.append(_judge_detail(meta))
     lines += ["; ".join(details) + ".", "", f"Command: `{meta.get('command')}`"]
+    lines += [f"Resumed with: `{command}`" for command in meta.get("resumed_with") or []]
     if meta.get("report_command"):
         lines.append(f"Report built from its checkpoint with: `{meta['report_command']}`")
     return "\n".join(lines) + "\n"

@@ -28,8 +28,10 @@ from typing import Callable
 from engine.errors import InputError
 
 CHECKPOINT_NAME = "checkpoint.jsonl"
-# A resumed run must measure the same thing as the run it continues.
-MUST_MATCH = ("scenarios", "llm_judge", "max_answer_tokens", "knowledge_choice", "model")
+# A resumed run must measure the same thing as the run it continues. The LLM judge may be
+# switched: it scores answers after the turn and changes nothing the scenarios measure, and
+# each conversation line records whether it ran, so the report says over how many it is.
+MUST_MATCH = ("scenarios", "max_answer_tokens", "knowledge_choice", "model")
 
 
 class Checkpoint:
@@ -77,9 +79,19 @@ class Checkpoint:
                                  f"({', '.join(changed)}); resume with the same ones or use another --out folder.")
         self._append({"kind": "start", **params})
 
-    def add(self, conversation: dict, results: dict[str, list[dict]], seconds: float) -> None:
+    def add(self, conversation: dict, results: dict[str, list[dict]], seconds: float, *, llm_judge: bool) -> None:
         self._append({"kind": "conversation", "conversation": conversation["id"],
-                      "language": conversation["language"], "seconds": round(seconds, 1), "results": results})
+                      "language": conversation["language"], "seconds": round(seconds, 1), "llm_judge": llm_judge,
+                      "results": results})
+
+    def judged_conversations(self) -> int:
+        """Finished conversations whose answers the LLM judge scored (older lines: judged if any score is there)."""
+        def judged(line: dict) -> bool:
+            if "llm_judge" in line:
+                return bool(line["llm_judge"])
+            return any(row.get("judge_quality") is not None for rows in line["results"].values() for row in rows)
+
+        return sum(judged(line) for line in self.finished().values())
 
     def results(self) -> dict[str, list[dict]]:
         """Scenario -> per-turn rows of every finished conversation, scenarios in run order."""
@@ -115,6 +127,7 @@ class EtaReporter:
                  clock: Callable[[], float] = time.monotonic, stream=None):
         self.total, self.done = total, already_done
         self.past = list(past_seconds)
+        self.mine: list[float] = []
         self.clock = clock
         self.stream = stream or sys.stderr
         self.started = clock()
@@ -127,10 +140,13 @@ class EtaReporter:
         self._print(f"  {name}: {seconds:.0f} s")
 
     def conversation_finished(self, conversation_id: str) -> float:
+        """The ETA follows this process's own pace once it has one: a resumed run may run on a
+        quieter machine, or with other code, than the conversations before it."""
         seconds = self.clock() - self.started
         self.done += 1
-        self.past.append(seconds)
-        mean = sum(self.past) / len(self.past)
+        self.mine.append(seconds)
+        pace = self.mine if self.mine else self.past
+        mean = sum(pace) / len(pace)
         left = max(0, self.total - self.done)
         self._print(f"conversation {self.done}/{self.total} {conversation_id} done in {seconds:.0f} s; "
                     f"ETA {format_duration(mean * left)} for {left} more ({mean:.0f} s each)")
@@ -167,5 +183,5 @@ def run_pending(engine, conversations: list[dict], chosen: list[tuple[str, dict]
                 results[name] = [record.as_dict() for record in records]
                 progress.scenario_finished(name, clock() - began)
             seconds = progress.conversation_finished(conversation["id"])
-            checkpoint.add(conversation, results, seconds)
+            checkpoint.add(conversation, results, seconds, llm_judge=use_llm_judge)
     return len(pending)

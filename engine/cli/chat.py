@@ -6,6 +6,7 @@ prints one JSON object per turn (the `Done` result of the facade). The store liv
 `CHARTSIDE_HOME`; when that is unset, a temporary folder holds a throw-away store
 (removed afterwards) while settings, models and the knowledge base come from the usual
 data folder. `CHARTSIDE_PASSPHRASE` unlocks or creates the store without a prompt.
+The services load (with progress on stderr) before the first turn.
 """
 
 from __future__ import annotations
@@ -62,6 +63,10 @@ def run(args) -> int:
         if passphrase is None:
             passphrase = read_passphrase()
         engine.unlock(passphrase, create=not engine.vault_exists())
+        warmed = engine.warm_up(progress=_print_warm_up_step)
+        print(f"ready in {sum(warmed['seconds'].values()):.1f} s", file=sys.stderr, flush=True)
+        for note in warmed["notes"]:
+            print(f"note: {note}", file=sys.stderr, flush=True)
         patient = engine.create_patient(f"chat script {datetime.now():%Y-%m-%d %H:%M:%S}")
         session = engine.new_session(patient["id"])
         for text in messages:
@@ -73,6 +78,12 @@ def run(args) -> int:
         if scratch:
             shutil.rmtree(scratch, ignore_errors=True)
     return 0
+
+
+def _print_warm_up_step(done: int, total: int, step: str) -> None:
+    """Loading runs before the first turn, so that turn's timings are its own."""
+    if step != "ready":
+        print(f"loading {step} ({done + 1}/{total})", file=sys.stderr, flush=True)
 
 
 def _turn(engine, text: str, patient_id: int, session_id: int, mode: str | None, *, stream: bool) -> dict:

@@ -151,8 +151,10 @@ def _report(args, checkpoint, folder: Path) -> int:
         "languages": {lang: sum(1 for f in finished.values() if f["language"] == lang)
                       for lang in sorted({f["language"] for f in finished.values()})},
         "turns": len(next(iter(results.values()), [])), "llm_judge": first.get("llm_judge"),
+        "llm_judge_conversations": checkpoint.judged_conversations(),
         "max_answer_tokens": first.get("max_answer_tokens"), "knowledge_base": first.get("knowledge_base"),
         "command": first["command"], "resumed": len(starts) - 1,
+        "resumed_with": sorted({s["command"] for s in starts[1:] if s.get("command") != first["command"]}),
         "report_command": f"chartside eval ablation --report-only --out {folder}" if args.report_only else None,
         "checkpoint": str(checkpoint.path), "service_notes": last.get("service_notes", []),
     }

@@ -72,6 +72,9 @@ class FakeLLM:
     def count_tokens(self, role: str, text: str) -> int:
         return max(1, len(text) // 4) if text else 0
 
+    def forget_prompts(self) -> None:
+        self.calls.append({"kind": "forget_prompts"})
+
     def info(self, role: str) -> ModelInfo:
         return ModelInfo(name="fake", path="", n_ctx=self._n_ctx, n_ctx_train=self._n_ctx,
                          parameters=self._parameters, chat_format="chatml", chat_template=None,

@@ -5,6 +5,13 @@ can serve every role (generate, classify, judge, summarise). Each loaded model h
 lock: llama.cpp contexts are not thread-safe. The chat prompt is rendered here (from the
 GGUF's own template, or a named format as override) so that prompt token counts are exact
 and the same prompt feeds streaming, classification and judging.
+
+Answer generation gets its own llama.cpp context (`LLMSettings.generation_context_apart`;
+by default only on the CPU, where weights are memory-mapped once):
+llama.cpp keeps the key/value cache of the last prompt, so consecutive answers re-use the
+evaluated safety prompt, but only if no judge or classification call ran in the same context
+in between. On the CPU the second context shares the memory-mapped weights and costs only
+its key/value cache; with GPU offload it would hold a second copy of the offloaded layers.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from engine.models import ModelEntry, get_model, verify
 from engine.settings import LLMSettings
 
 ROLES = ("generate", "classify", "judge", "summarise")
+AUXILIARY = "auxiliary"
 
 
 @dataclass
@@ -51,7 +59,7 @@ class LlamaRuntime:
 
     def __init__(self, settings: LLMSettings | None = None):
         self.settings = settings or LLMSettings()
-        self._loaded: dict[str, _Loaded] = {}
+        self._loaded: dict[tuple[str, str], _Loaded] = {}
         self._load_lock = threading.Lock()
         self.last_metrics = GenerationMetrics()
 
@@ -61,12 +69,22 @@ class LlamaRuntime:
             raise ValueError(f"unknown LLM role {role!r}")
         return getattr(self.settings, f"{role}_model")
 
-    def load(self, role: str) -> _Loaded:
+    def context_key(self, role: str) -> tuple[str, str]:
+        """(model name, context): roles with the same key share one llama.cpp context."""
         name = self.model_name(role)
+        apart = role == "generate" and self.generation_apart()
+        return name, role if apart else AUXILIARY
+
+    def generation_apart(self) -> bool:
+        chosen = self.settings.generation_context_apart
+        return self.settings.n_gpu_layers == 0 if chosen is None else chosen
+
+    def load(self, role: str) -> _Loaded:
+        key = self.context_key(role)
         with self._load_lock:
-            if name not in self._loaded:
-                self._loaded[name] = self._load_entry(get_model(name))
-            return self._loaded[name]
+            if key not in self._loaded:
+                self._loaded[key] = self._load_entry(get_model(key[0]))
+            return self._loaded[key]
 
     def _load_entry(self, entry: ModelEntry) -> _Loaded:
         if entry.kind != "gguf":
@@ -121,6 +139,24 @@ class LlamaRuntime:
                     if close:
                         close()
             self._loaded.clear()
+
+    def forget_prompts(self) -> None:
+        """Wipe what each loaded context remembers of its last prompt (which may hold a
+        patient's profile): the key/value cache with its data buffers, the prompt tokens and
+        their logits. The weights stay loaded; the next prompt is evaluated in full."""
+        with self._load_lock:
+            contexts = list(self._loaded.values())
+        for loaded in contexts:
+            with loaded.lock:
+                llama = loaded.llama
+                internal = getattr(llama, "_ctx", None)
+                if internal is not None:
+                    internal.kv_cache_clear()
+                for name in ("input_ids", "scores"):
+                    array = getattr(llama, name, None)
+                    if array is not None:
+                        array.fill(0)
+                llama.reset()
 
     # -- tokens ------------------------------------------------------------------------
     def count_tokens(self, role: str, text: str) -> int:

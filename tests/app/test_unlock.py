@@ -6,7 +6,7 @@ from app.passphrase import strength
 from engine.facade import Engine
 from engine.settings import Settings
 
-from tests.app.conftest import close_window, open_window, unlock
+from tests.app.conftest import add_patient, close_window, open_window, unlock
 
 
 def real_engine() -> Engine:
@@ -72,5 +72,23 @@ def test_nothing_patient_related_is_visible_while_locked(qtbot, ui_language, fak
         texts = [w.text() for w in window.findChildren(type(window.unlock_page.title)) if w.isVisible()]
         assert not any("Jane Roe" in text for text in texts)
         assert not window.export_patient_action.isEnabled() and not window.lock_action.isEnabled()
+    finally:
+        close_window(window)
+
+
+def test_opening_a_patient_is_audited_once_per_selection(qtbot, ui_language):
+    engine = real_engine()
+    window = open_window(qtbot, engine)
+    try:
+        unlock(qtbot, window, "a long enough passphrase")
+        first = add_patient(qtbot, window, "Audit One")
+        second = add_patient(qtbot, window, "Audit Two")
+        patients = window.workspace.patients
+        patients.select_patient(first["id"])
+        qtbot.waitUntil(lambda: len(engine.vault.audit_log(event="patient.view")) == 3, timeout=10_000)
+        patients.reload()
+        qtbot.waitUntil(lambda: not window._test_runner.busy, timeout=10_000)
+        views = engine.vault.audit_log(event="patient.view")
+        assert [row["patient_id"] for row in views] == [first["id"], second["id"], first["id"]]
     finally:
         close_window(window)

@@ -57,6 +57,7 @@ def test_lock_forgets_the_embedding_memo_cache_and_conversation_memory(tmp_path)
     engine.lock()
     assert memo.remembered() == 0
     assert engine._sessions_memory == {} and len(engine.cache) == 0
+    assert {"kind": "forget_prompts"} in engine.llm.calls
 
 
 @pytest.mark.parametrize("fmt", ["md", "pdf"])

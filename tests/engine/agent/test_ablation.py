@@ -117,7 +117,7 @@ def test_ablation_is_conversation_major_resumable_and_reports_from_the_checkpoin
     with pytest.raises(InputError):
         run_ablation(ablation_args(out), engine=engine)  # an existing checkpoint needs --resume
     with pytest.raises(InputError):
-        run_ablation(ablation_args(out, "--resume", "--llm-judge"), engine=engine)  # other settings
+        run_ablation(ablation_args(out, "--resume", "--max-answer-tokens", "32"), engine=engine)  # other settings
 
     engine.ask = StopAfter(original_ask, questions=1000)
     assert run_ablation(ablation_args(out, "--resume"), engine=engine) == 0
@@ -142,13 +142,14 @@ def test_checkpoint_ignores_and_repairs_a_torn_last_line(tmp_path):
 
     checkpoint = Checkpoint(tmp_path)
     checkpoint.begin({"scenarios": ["baseline"], "model": "m"})
-    checkpoint.add({"id": "c1", "language": "en"}, {"baseline": [{"turn": 1}]}, 3.0)
+    checkpoint.add({"id": "c1", "language": "en"}, {"baseline": [{"turn": 1}]}, 3.0, llm_judge=False)
     with checkpoint.path.open("a", encoding="utf-8") as handle:
         handle.write('{"kind": "conversation", "conversation": "c2", "resu')
     assert list(checkpoint.finished()) == ["c1"]
-    checkpoint.add({"id": "c2", "language": "ko"}, {"baseline": [{"turn": 1}]}, 4.0)
+    checkpoint.add({"id": "c2", "language": "ko"}, {"baseline": [{"turn": 1}]}, 4.0, llm_judge=True)
     assert list(checkpoint.finished()) == ["c1", "c2"]
     assert checkpoint.results() == {"baseline": [{"turn": 1}, {"turn": 1}]}
+    assert checkpoint.judged_conversations() == 1
 
 
 def test_bench_cache_probes_pair_plain_questions_with_their_paraphrase_or_repeat():
@@ -159,3 +160,30 @@ def test_bench_cache_probes_pair_plain_questions_with_their_paraphrase_or_repeat
     assert {p["conversation"][:2] for p in probes} == {"en", "ko"}
     assert all(p["question"] != p["again"] for p in probes if p["kind"] == "paraphrase")
     assert _percentile(list(range(1, 21)), 0.9) == 18 and _percentile([], 0.9) is None
+
+
+def test_report_heading_says_over_how_many_conversations_the_llm_judge_ran():
+    from engine.agent.ablation import report_heading
+
+    meta = {"conversations": 40, "planned_conversations": 40, "model": "m", "default_model": True, "turns": 200,
+            "command": "chartside eval ablation --llm-judge --out x", "llm_judge": True}
+    assert "LLM judge on every answer" in report_heading({**meta, "llm_judge_conversations": 40})
+    assert "heuristic judge only" in report_heading({**meta, "llm_judge": False, "llm_judge_conversations": 0})
+    partial = report_heading({**meta, "llm_judge_conversations": 8,
+                              "resumed_with": ["chartside eval ablation --out x --resume"]})
+    assert "LLM judge on the answers of 8 of the 40 conversations" in partial
+    assert "Resumed with: `chartside eval ablation --out x --resume`" in partial
+
+
+def test_eta_follows_the_pace_of_the_resumed_run():
+    import io
+
+    from engine.agent.ablation_run import EtaReporter
+
+    now = [0.0]
+    stream = io.StringIO()
+    eta = EtaReporter(10, 2, [1200.0, 1200.0], clock=lambda: now[0], stream=stream)
+    eta.conversation_started("c3")
+    now[0] = 120.0
+    assert eta.conversation_finished("c3") == 120.0
+    assert "ETA 14 min for 7 more (120 s each)" in stream.getvalue()

@@ -110,3 +110,40 @@ def test_count_tokens_uses_the_model_tokenizer(runtime):
     assert runtime.count_tokens("generate", "") == 0
     assert 1 <= runtime.count_tokens("generate", "hypertension") <= 6
     assert runtime.count_tokens("generate", "고혈압") >= 1
+
+
+def test_answers_keep_their_own_context_so_a_judge_call_does_not_evict_the_prompt(runtime):
+    assert runtime.load("generate").llama is not runtime.load("judge").llama
+    assert runtime.load("judge").llama is runtime.load("classify").llama
+    runtime.chat("generate", QUESTION, max_tokens=4, temperature=0.0)
+    prompt_tokens = runtime.last_metrics.prompt_tokens
+    runtime.classify("classify", "Is this about medicine: blood pressure?", ["yes", "no"])
+    cached = runtime.load("generate").llama.n_tokens
+    assert cached >= prompt_tokens
+
+
+def test_one_shared_context_when_generation_is_not_kept_apart():
+    from engine.llm.runtime import LlamaRuntime
+    from engine.settings import LLMSettings
+
+    assert LlamaRuntime(LLMSettings()).generation_apart()
+    assert not LlamaRuntime(LLMSettings(n_gpu_layers=-1)).generation_apart()
+    assert LlamaRuntime(LLMSettings(n_gpu_layers=-1, generation_context_apart=True)).generation_apart()
+    shared = LlamaRuntime(LLMSettings(generation_context_apart=False))
+    try:
+        assert shared.context_key("generate") == shared.context_key("judge")
+        assert shared.load("generate").llama is shared.load("judge").llama
+    finally:
+        shared.close()
+
+
+def test_forget_prompts_wipes_the_cached_prompt_of_every_context(runtime):
+    runtime.chat("generate", QUESTION, max_tokens=4, temperature=0.0)
+    runtime.classify("classify", "Is this about medicine: blood pressure?", ["yes", "no"])
+    runtime.forget_prompts()
+    for role in ("generate", "judge"):
+        llama = runtime.load(role).llama
+        assert llama.n_tokens == 0
+        assert not llama.input_ids.any()
+    assert runtime.chat("generate", QUESTION, max_tokens=8, temperature=0.0).strip()
+    assert runtime.last_metrics.prompt_tokens > 10
