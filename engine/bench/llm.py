@@ -3,6 +3,12 @@
 Both paths load the same GGUF file with the same parameters and answer the same chat
 messages with greedy decoding, interleaved run by run so that machine noise hits both.
 The KV cache is reset before every run so no run reuses another's prompt evaluation.
+
+`--contexts` adds a second phase: a run of answers, each followed by a judge call as in a
+turn that self-refines, with answers in a context of their own (the default on the CPU)
+against one context shared by every role, interleaved step by step. With its own context
+an answer re-uses the evaluated safety prompt of the answer before; sharing, the judge
+call in between has overwritten it.
 """
 
 from __future__ import annotations
@@ -26,6 +32,8 @@ def register(subparsers) -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--max-tokens", type=int, default=64)
     parser.add_argument("--n-gpu-layers", type=int, default=None, help="override settings (-1 = all layers)")
+    parser.add_argument("--contexts", action="store_true",
+                        help="also time answers after judge calls: own answer context vs one shared context")
     parser.set_defaults(func=run)
 
 
@@ -57,6 +65,57 @@ def _engine_run(runtime, max_tokens: int) -> dict:
     metrics = runtime.last_metrics
     return {"ttft": metrics.time_to_first_token, "total": time.perf_counter() - start,
             "tokens": metrics.completion_tokens, "prompt_tokens": metrics.prompt_tokens}
+
+
+# Synthetic, written for this bench (no knowledge-base or patient text).
+PROFILE = "- allergy: penicillin (rash)\n- condition: type 2 diabetes\n- medication: metformin 500 mg twice daily"
+SOURCES = ("[1] Metformin lowers blood glucose by reducing glucose production in the liver. Common side effects "
+           "are nausea and diarrhoea, which often improve with time or when taken with food.\n"
+           "[2] Low blood sugar causes shaking, sweating and confusion. Treat it with 15 g of fast sugar and "
+           "check again after 15 minutes.")
+QUESTIONS = ["What are the side effects of metformin?", "How do I treat low blood sugar?",
+             "Can I take metformin with food?", "What should I eat with type 2 diabetes?"]
+
+
+def _answer_then_judge(runtime, step: int, max_tokens: int) -> float:
+    """One answer (its time to first token returned), then a judge call on it."""
+    from engine.agent.judge import llm_judgement
+    from engine.agent.prompting import system_message, user_message
+    from engine.errors import ModelOutputError
+
+    question = QUESTIONS[step % len(QUESTIONS)]
+    messages = [{"role": "system", "content": system_message("en", safety="", profile=PROFILE, long_term="",
+                                                             alerts=[])},
+                {"role": "user", "content": user_message("en", question, SOURCES, True)}]
+    answer = "".join(runtime.stream_chat("generate", messages, max_tokens=max_tokens, temperature=0.0))
+    ttft = runtime.last_metrics.time_to_first_token
+    try:
+        llm_judgement(runtime, question, answer, SOURCES)
+    except ModelOutputError:
+        pass  # a small model's reply may not validate; the call still used the judge's context
+    return ttft
+
+
+def context_phase(cfg, runs: int, max_tokens: int) -> dict:
+    from engine.llm.runtime import LlamaRuntime
+
+    runtimes = {name: LlamaRuntime(cfg.model_copy(update={"generation_context_apart": apart}))
+                for name, apart in (("own_answer_context", True), ("shared_context", False))}
+    ttfts: dict[str, list[float]] = {name: [] for name in runtimes}
+    try:
+        for step in range(runs + 1):
+            for name, runtime in runtimes.items():
+                ttft = _answer_then_judge(runtime, step, max_tokens)
+                if step:  # the first answer of each has nothing before it to re-use
+                    ttfts[name].append(ttft)
+    finally:
+        for runtime in runtimes.values():
+            runtime.close()
+    rows = {name: {"answer_ttft_ms_median": round(_median(values) * 1000, 1)} for name, values in ttfts.items()}
+    shared = rows["shared_context"]["answer_ttft_ms_median"]
+    return {**rows, "runs": runs,
+            "ttft_ratio_own_vs_shared": round(rows["own_answer_context"]["answer_ttft_ms_median"] / shared, 3)
+            if shared else None}
 
 
 def _summary(runs: list[dict], prompt_tokens: int, load_seconds: list[float]) -> dict:
@@ -128,6 +187,8 @@ def run(args) -> int:
     }
     runtime.close()
     llama.close()
+    if args.contexts:
+        report["answer_after_judge"] = context_phase(cfg, args.runs, args.max_tokens)
     if args.json:
         print(json.dumps(report, indent=2))
     else:
@@ -136,4 +197,10 @@ def run(args) -> int:
             print(f"{name:<18} load {row['load_s']:.3f}s  ttft {row['ttft_ms']:.1f} ms  "
                   f"prompt {row['prompt_eval_tokens_per_s']:.0f} tok/s  gen {row['generation_tokens_per_s']:.1f} tok/s")
         print(f"overhead ratio (engine / direct, median total time): {report['overhead_ratio']}")
+        if "answer_after_judge" in report:
+            phase = report["answer_after_judge"]
+            print(f"answer after a judge call, time to first token: own context "
+                  f"{phase['own_answer_context']['answer_ttft_ms_median']:.1f} ms, shared "
+                  f"{phase['shared_context']['answer_ttft_ms_median']:.1f} ms "
+                  f"(ratio {phase['ttft_ratio_own_vs_shared']})")
     return 0

@@ -147,3 +147,14 @@ def test_forget_prompts_wipes_the_cached_prompt_of_every_context(runtime):
         assert not llama.input_ids.any()
     assert runtime.chat("generate", QUESTION, max_tokens=8, temperature=0.0).strip()
     assert runtime.last_metrics.prompt_tokens > 10
+
+
+def test_bench_context_phase_times_answers_after_judge_calls_in_both_layouts():
+    from engine.bench.llm import context_phase
+    from engine.settings import LLMSettings
+
+    report = context_phase(LLMSettings(), runs=1, max_tokens=4)
+    assert report["runs"] == 1
+    for layout in ("own_answer_context", "shared_context"):
+        assert report[layout]["answer_ttft_ms_median"] > 0
+    assert report["ttft_ratio_own_vs_shared"] > 0
