@@ -304,8 +304,9 @@ class Engine:
             self._vault = None
             self._forget_patient_turns()
             self._scratch = EphemeralMemory()
-            if self._llm is not None:
-                self._llm.forget_prompts()
+            llm = self._llm
+        if llm is not None:  # outside the engine lock: it waits for a running answer's context
+            llm.forget_prompts()
 
     def _forget_patient_turns(self) -> None:
         """Drop the in-memory copies of patients' turns (the vault keeps what it should)."""

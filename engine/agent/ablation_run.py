@@ -123,11 +123,10 @@ class Checkpoint:
 class EtaReporter:
     """Progress lines on stderr: conversation i/N, its time and the estimated time left."""
 
-    def __init__(self, total: int, already_done: int, past_seconds: list[float], *,
+    def __init__(self, total: int, already_done: int, *,
                  clock: Callable[[], float] = time.monotonic, stream=None):
         self.total, self.done = total, already_done
-        self.past = list(past_seconds)
-        self.mine: list[float] = []
+        self.seconds: list[float] = []
         self.clock = clock
         self.stream = stream or sys.stderr
         self.started = clock()
@@ -140,13 +139,12 @@ class EtaReporter:
         self._print(f"  {name}: {seconds:.0f} s")
 
     def conversation_finished(self, conversation_id: str) -> float:
-        """The ETA follows this process's own pace once it has one: a resumed run may run on a
-        quieter machine, or with other code, than the conversations before it."""
+        """The ETA follows this process's own pace: a resumed run may run on a quieter
+        machine, or with other code, than the conversations before it."""
         seconds = self.clock() - self.started
         self.done += 1
-        self.mine.append(seconds)
-        pace = self.mine if self.mine else self.past
-        mean = sum(pace) / len(pace)
+        self.seconds.append(seconds)
+        mean = sum(self.seconds) / len(self.seconds)
         left = max(0, self.total - self.done)
         self._print(f"conversation {self.done}/{self.total} {conversation_id} done in {seconds:.0f} s; "
                     f"ETA {format_duration(mean * left)} for {left} more ({mean:.0f} s each)")
@@ -169,8 +167,7 @@ def run_pending(engine, conversations: list[dict], chosen: list[tuple[str, dict]
 
     done = checkpoint.finished()
     pending = [c for c in conversations if c["id"] not in done]
-    past = [line.get("seconds", 0.0) for line in done.values() if line.get("seconds")]
-    progress = EtaReporter(len(conversations), len(conversations) - len(pending), past, clock=clock, stream=stream)
+    progress = EtaReporter(len(conversations), len(conversations) - len(pending), clock=clock, stream=stream)
     with recording_knowledge(engine) as recorder:
         for conversation in pending:
             progress.conversation_started(conversation["id"])

@@ -149,13 +149,9 @@ class LlamaRuntime:
         for loaded in contexts:
             with loaded.lock:
                 llama = loaded.llama
-                internal = getattr(llama, "_ctx", None)
-                if internal is not None:
-                    internal.kv_cache_clear()
-                for name in ("input_ids", "scores"):
-                    array = getattr(llama, name, None)
-                    if array is not None:
-                        array.fill(0)
+                llama._ctx.kv_cache_clear()
+                llama.input_ids.fill(0)
+                llama.scores.fill(0)
                 llama.reset()
 
     # -- tokens ------------------------------------------------------------------------

@@ -182,7 +182,7 @@ def test_eta_follows_the_pace_of_the_resumed_run():
 
     now = [0.0]
     stream = io.StringIO()
-    eta = EtaReporter(10, 2, [1200.0, 1200.0], clock=lambda: now[0], stream=stream)
+    eta = EtaReporter(10, 2, clock=lambda: now[0], stream=stream)
     eta.conversation_started("c3")
     now[0] = 120.0
     assert eta.conversation_finished("c3") == 120.0
