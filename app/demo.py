@@ -21,7 +21,7 @@ from engine.settings import Settings
 
 Progress = Callable[[int, int, str], None] | None
 
-PIPELINE = ("check_similarity", "classify_intent", "extract_slots", "store_memory", "assemble_context",
+PIPELINE = ("triage", "store_memory", "check_similarity", "classify_intent", "assemble_context",
             "retrieve", "generate_answer", "refine", "quality_check", "store_response")
 
 DEMO_QUESTION = {
@@ -280,7 +280,7 @@ class DemoEngine:
             if node == "generate_answer":
                 break
             yield NodeStarted(node)
-            if node == "extract_slots" and patient_id:
+            if node == "store_memory" and patient_id:
                 self._extract(patient_id, len(turns) + 1, text)
             timings[node] = 1.0 + len(node) / 10
             yield NodeFinished(node, timings[node], {})
@@ -412,21 +412,9 @@ class DemoEngine:
             raise InputError(f"{fmt} export", user_message="The demo exports JSON and Markdown only.")
 
     def pipeline_mermaid(self) -> str:
-        return "\n".join([
-            "flowchart TD",
-            "  check_similarity -->|hit| store_response",
-            "  check_similarity -->|miss| classify_intent",
-            "  classify_intent --> extract_slots",
-            "  extract_slots --> store_memory",
-            "  store_memory --> assemble_context",
-            "  assemble_context -->|needs retrieval| retrieve",
-            "  assemble_context -->|no retrieval| generate_answer",
-            "  retrieve --> generate_answer",
-            "  generate_answer --> refine",
-            "  refine --> quality_check",
-            "  quality_check -->|low quality| retrieve",
-            "  quality_check -->|good| store_response",
-        ])
+        from engine.facade import Engine
+
+        return Engine.pipeline_mermaid()
 
     def close(self) -> None:
         self._locked = True

@@ -34,6 +34,18 @@ class Token(Event):
 
 
 @dataclass(frozen=True)
+class AnswerReplaced(Event):
+    """The answer shown so far is replaced by `text`; the tokens that follow extend it.
+
+    Sent when a corrective round starts a new draft (`text` is the emergency guidance or
+    empty) and when an earlier, better draft is restored (`text` is that draft), so a
+    reader only ever sees one answer.
+    """
+
+    text: str
+
+
+@dataclass(frozen=True)
 class Sources(Event):
     sources: list
 

@@ -366,11 +366,14 @@ class Engine:
         return ProfileStore(self.vault)
 
     def profile(self, patient_id: int) -> dict:
+        """The patient's facts by slot, plus `safety_events`: the emergency alerts raised in
+        the patient's turns (what fired, when, what was shown)."""
         profile = self._profiles().profile(int(patient_id))
         for slot, items in profile.items():
             if isinstance(items, list):
                 for item in items:
                     item.setdefault("id", item.get("fact_id"))
+        profile["safety_events"] = self.vault.safety_events(int(patient_id))
         return profile
 
     def confirm_fact(self, fact_id: int) -> None:

@@ -2,7 +2,7 @@
 
 A turn runs `engine.ask(...)` in the serial worker lane. Events arrive as signals in
 order: Status → NodeStarted/NodeFinished → Alerts (before any token) → Sources → Token… →
-Done(result). Tokens are buffered and the answer is re-rendered as Markdown at most every
+Done(result); `AnswerReplaced` swaps the shown draft for another, so one answer shows. Tokens are buffered and the answer is re-rendered as Markdown at most every
 `RENDER_INTERVAL_MS`, so a fast model cannot flood the event loop.
 """
 
@@ -19,7 +19,7 @@ from app.citations import citation_number, link_citations
 from app.errors import show_error, user_message
 from app.panels.widgets import RichTextCard, escape, hbox, heading, muted, vbox
 from app.workers import EngineRunner, retire
-from engine.events import Alerts, Done, Event, NodeStarted, Sources, Status, Token
+from engine.events import Alerts, AnswerReplaced, Done, Event, NodeStarted, Sources, Status, Token
 
 RENDER_INTERVAL_MS = 50
 EMERGENCY_KINDS = {"emergency", "triage", "red_flag"}
@@ -117,6 +117,13 @@ class TurnView(QFrame):
 
     def append(self, piece: str) -> None:
         self.text += piece
+        self._dirty = True
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def replace(self, text: str) -> None:
+        """A new draft, or an earlier one restored, takes the place of what was shown."""
+        self.text = text
         self._dirty = True
         if not self._timer.isActive():
             self._timer.start()
@@ -351,6 +358,9 @@ class ChatPanel(QWidget):
             return
         if isinstance(event, Token):
             turn.append(event.text)
+            return
+        if isinstance(event, AnswerReplaced):
+            turn.replace(event.text)
             return
         self.turn_event.emit(event)
         if isinstance(event, Status):

@@ -194,7 +194,27 @@ class ProfilePanel(QWidget):
                         row.setForeground(column, Qt.GlobalColor.darkYellow)
                 group.addChild(row)
             group.setExpanded(bool(items))
+        self._show_safety_events(profile.get("safety_events") or [])
         self._show_pending(pending)
+
+    def _show_safety_events(self, events: list[dict]) -> None:
+        """Emergency alerts raised in this patient's turns: what fired, when, and whether the
+        answer was stopped before it was finished."""
+        group = QTreeWidgetItem([self.tr("Emergency alerts (%1)").replace("%1", str(len(events)))])
+        group.setFirstColumnSpanned(True)
+        font = group.font(0)
+        font.setBold(True)
+        group.setFont(0, font)
+        self.tree.addTopLevelItem(group)
+        for event in events:
+            shown = self.tr("stopped") if event.get("stopped") else self.tr("shown")
+            row = QTreeWidgetItem([str(event.get("message") or ""), str(event.get("category") or ""), shown,
+                                   str(event.get("created_at") or "")[:16].replace("T", " "), ""])
+            row.setToolTip(0, str(event.get("message") or ""))
+            for column in range(5):
+                row.setForeground(column, Qt.GlobalColor.darkRed)
+            group.addChild(row)
+        group.setExpanded(bool(events))
 
     def _show_demographics(self, demographics: dict) -> None:
         parts = []

@@ -5,7 +5,10 @@ is reused only when the new question carries the same clinical concepts, numbers
 negation, direction (hypo- vs hyper-, 저- vs 고-), population (child vs adult, pregnant),
 medical words (so one different drug never hits), question type and language, and when
 the answer did not depend on a patient profile other than the current one (same profile
-fingerprint). Korean text gets an extra lexical floor because the default embedding model
+fingerprint). Every entry also carries the clinical context it was written in (allergies,
+current medications, conditions, pregnancy, age group: `clinical_context_key`), and is
+reused only for a patient with the same: an answer written without an allergy is never
+served to a patient who has one. Korean text gets an extra lexical floor because the default embedding model
 cannot read Hangul. A hit is re-phrased lightly without touching any sentence that holds
 a number, a medical word or a warning.
 
@@ -39,6 +42,32 @@ from engine.agent.text import (
 )
 
 KOREAN_LEXICAL_FLOOR = 0.35
+_CONTEXT_SLOTS = ("allergies", "contraindications", "medications", "conditions")
+
+
+def clinical_context_key(profile: dict | None) -> str:
+    """A hash of the patient facts that can change an answer (empty profile included).
+
+    Allergies and contraindications count whatever their status (a pending allergy still
+    raises alerts); negated items do not.
+    """
+    profile = profile or {}
+    facts = []
+    for slot in _CONTEXT_SLOTS:
+        for item in profile.get(slot) or []:
+            if isinstance(item, str):
+                item = {"name": item}
+            if item.get("negated"):
+                continue
+            key = item.get("concept_id") or str(item.get("name") or "").strip().lower()
+            if key:
+                facts.append(f"{slot}:{key}")
+    demographics = profile.get("demographics") or {}
+    facts += [f"pregnant:{bool(demographics.get('pregnant'))}", f"age_group:{demographics.get('age_group') or ''}"]
+    return hashlib.sha256("\n".join(sorted(set(facts))).encode()).hexdigest()[:16]
+
+
+EMPTY_CLINICAL_CONTEXT = clinical_context_key(None)
 
 
 @dataclass(frozen=True)
@@ -108,6 +137,9 @@ class CacheEntry:
     hits: int = 0
     last_used: float = 0.0
     patient_id: int | None = None  # whose turn asked it: the entry is deleted with that patient
+    # clinical_context_key of the patient it was written for; None (an entry stored before
+    # the key existed): never reused
+    clinical_key: str | None = EMPTY_CLINICAL_CONTEXT
 
     def to_record(self) -> dict:
         return {"id": self.id, "query": self.query, "vector": self.vector.astype(np.float32).tobytes(),
@@ -115,7 +147,7 @@ class CacheEntry:
                 "used_profile": self.used_profile, "profile_fingerprint": self.profile_fingerprint,
                 "created": self.created, "prompt_tokens": self.prompt_tokens,
                 "completion_tokens": self.completion_tokens, "generation_ms": self.generation_ms, "hits": self.hits,
-                "patient_id": self.patient_id}
+                "patient_id": self.patient_id, "clinical_key": self.clinical_key}
 
     @classmethod
     def from_record(cls, record: dict) -> "CacheEntry":
@@ -129,7 +161,7 @@ class CacheEntry:
                    prompt_tokens=int(record.get("prompt_tokens") or 0),
                    completion_tokens=int(record.get("completion_tokens") or 0),
                    generation_ms=float(record.get("generation_ms") or 0.0), hits=int(record.get("hits") or 0),
-                   patient_id=record.get("patient_id"))
+                   patient_id=record.get("patient_id"), clinical_key=record.get("clinical_key"))
 
 
 @dataclass
@@ -188,8 +220,13 @@ class ResponseCache:
         for entry_id in list(self._entries):
             self._remove(entry_id)
 
-    def lookup(self, query: str, vector: np.ndarray, signature: QuerySignature, profile_fingerprint: str) -> CacheLookup:
-        """The best reusable entry, or none; guard rejections are listed for the trace."""
+    def lookup(self, query: str, vector: np.ndarray, signature: QuerySignature, profile_fingerprint: str,
+               clinical_key: str = EMPTY_CLINICAL_CONTEXT) -> CacheLookup:
+        """The best reusable entry, or none; guard rejections are listed for the trace.
+
+        `clinical_key` is the asking patient's `clinical_context_key`; an entry written for
+        other clinical facts (or with none recorded) is rejected as "patient facts".
+        """
         self.counters.lookups += 1
         self._expire()
         if not self._entries:
@@ -208,6 +245,8 @@ class ResponseCache:
             reasons = guard_mismatches(signature, entry.signature)
             if entry.used_profile and entry.profile_fingerprint != profile_fingerprint:
                 reasons.append("profile")
+            if entry.clinical_key is None or entry.clinical_key != clinical_key:
+                reasons.append("patient facts")
             if has_hangul(query) or has_hangul(entry.query):
                 if lexical_similarity(query, entry.query) < KOREAN_LEXICAL_FLOOR:
                     reasons.append("lexical")

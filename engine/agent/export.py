@@ -15,7 +15,7 @@ from typing import BinaryIO
 
 from engine.errors import InputError
 from engine.fonts import cjk_font_files, korean_family
-from engine.memory.export import write_owner_only
+from engine.memory.export import STOPPED_LABEL, write_owner_only
 
 LINES_PER_PAGE = 58
 WRAP = 95
@@ -29,6 +29,8 @@ def conversation_markdown(patient_name: str, session: dict, turns: list[dict]) -
             lines.append(f"> **{alert.get('kind', 'alert')}:** {alert.get('message', '')}")
         if turn.get("alerts"):
             lines.append("")
+        if (turn.get("trace") or {}).get("cancelled"):
+            lines.append(STOPPED_LABEL)
         lines += [turn.get("answer", ""), ""]
         for source in turn.get("sources") or []:
             lines.append(f"- [{source.get('n', '')}] {source.get('title') or source.get('doc_id')} {source.get('url', '')}")

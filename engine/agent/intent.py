@@ -1,6 +1,8 @@
 """Active retrieval: does this turn need documents, and how many?
 
-Rules first (greetings and acknowledgements skip retrieval), then the seed's slot/length
+Rules first (greetings and acknowledgements skip retrieval — only when the message is
+nothing but pleasantries: "ok, I want to kill myself" starts like an acknowledgement and is
+not one), then the seed's slot/length
 complexity (concepts ≤ 1 and ≤ 20 characters: simple; ≤ 3 and ≤ 50: moderate; else
 complex), and the LLM (label-constrained) only when the rules are unsure: a message with
 no medical content that is not small talk either.
@@ -18,6 +20,25 @@ _ACK = re.compile(
     r"^\s*(ok(ay)?|thanks?( you)?|thank you( very much)?|got it|i see|understood|sure|alright|all right|great|"
     r"perfect|cool|noted|네|예|알겠|감사|고맙|그렇군요|좋아요|좋습니다|잘 알겠|이해했)", re.I)
 _QUESTION_MARK = re.compile(r"[?？]")
+# What may follow a greeting or an acknowledgement for the message to stay small talk.
+_PLEASANTRY = re.compile(
+    r"\s*(?:ok(?:ay)?|thanks?(?: you)?(?: (?:so|very) much)?|thank you|thx|ty|got it|i see|understood|sure|alright|"
+    r"all right|great|perfect|cool|noted|nice|good|fine|hi|hello|hey|good (?:morning|afternoon|evening)|greetings|"
+    r"doctor|doc|again|a lot|for (?:the|your) (?:help|answer|information|info)|"
+    r"네|예|응|알겠(?:습니다|어요|어)?|감사(?:합니다|해요|드려요|드립니다)?|고맙(?:습니다|어요|네요)?|그렇군요|"
+    r"좋아요|좋습니다|잘|이해했(?:습니다|어요)?|안녕(?:하세요|하십니까)?|반갑(?:습니다|네요)?|반가워요?|"
+    r"처음 뵙겠습니다|선생님|정말|너무|많이|수고(?:하셨습니다|하세요)?|[.,!~^;:)(\s]|ㅎ|ㅋ)", re.I)
+
+
+def only_pleasantries(text: str) -> bool:
+    """Whether `text` is nothing but greetings, thanks and acknowledgements."""
+    rest = text.strip()
+    while rest:
+        match = _PLEASANTRY.match(rest)
+        if not match or not match.group(0):
+            return False
+        rest = rest[match.end():]
+    return True
 
 LABELS = ("small_talk", "simple", "moderate", "complex")
 
@@ -38,10 +59,10 @@ def classify_by_rules(text: str, slots: dict) -> Intent:
     stripped = text.strip()
     medical = medical_words(stripped)
     count = max(concept_count(slots), len(medical))
-    if not medical and not concept_count(slots):
-        if _GREETING.match(stripped) and len(stripped) < 30:
+    if not medical and not concept_count(slots) and len(stripped) < 30 and only_pleasantries(stripped):
+        if _GREETING.match(stripped):
             return Intent("greeting", False, None, True)
-        if _ACK.match(stripped) and len(stripped) < 30 and not _QUESTION_MARK.search(stripped):
+        if _ACK.match(stripped) and not _QUESTION_MARK.search(stripped):
             return Intent("acknowledgement", False, None, True)
     complexity = complexity_by_rules(count, len(stripped))
     sure = bool(count) or bool(question_types(stripped))

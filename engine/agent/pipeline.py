@@ -1,11 +1,16 @@
 """The two graphs (`agent`: the ten nodes of DESIGN.md; `llm`: plain chat) and one turn's run.
 
-    check_similarity --hit--> store_response
-        |miss
-    classify_intent -> extract_slots -> store_memory -> assemble_context
+Both start with `triage` (slots, red flags, conflict checks, alerts), so no path answers
+before the deterministic safety rules have had their say.
+
+    triage -> store_memory -> check_similarity --hit--> store_response
+                                  |miss
+    classify_intent -> assemble_context
         --needs retrieval--> retrieve -> generate_answer      (else straight to generate_answer)
     generate_answer --judge--> refine -> quality_check --again--> retrieve
                     --skip---> store_response <------ done ---/
+
+    llm: triage -> generate_answer (plain) -> store_response
 """
 
 from __future__ import annotations
@@ -43,10 +48,10 @@ def agent_graph(services: AgentServices) -> Graph:
     return Graph(
         "agent",
         nodes={
+            "triage": nodes.triage,
+            "store_memory": nodes.store_memory,
             "check_similarity": nodes.check_similarity,
             "classify_intent": nodes.classify_intent,
-            "extract_slots": nodes.extract_slots,
-            "store_memory": nodes.store_memory,
             "assemble_context": nodes.assemble_context,
             "retrieve": nodes.retrieve,
             "generate_answer": nodes.generate_answer,
@@ -55,11 +60,11 @@ def agent_graph(services: AgentServices) -> Graph:
             "store_response": nodes.store_response,
         },
         edges={
-            START: "check_similarity",
+            START: "triage",
+            "triage": "store_memory",
+            "store_memory": "check_similarity",
             "check_similarity": Branch(after_cache, {"hit": "store_response", "miss": "classify_intent"}),
-            "classify_intent": "extract_slots",
-            "extract_slots": "store_memory",
-            "store_memory": "assemble_context",
+            "classify_intent": "assemble_context",
             "assemble_context": Branch(after_context, {"retrieve": "retrieve", "skip retrieval": "generate_answer"}),
             "retrieve": "generate_answer",
             "generate_answer": Branch(_after_answer(services), {"judge": "refine", "skip": "store_response"}),
@@ -71,8 +76,10 @@ def agent_graph(services: AgentServices) -> Graph:
 
 
 def llm_graph() -> Graph:
-    return Graph("llm", nodes={"generate_answer": nodes.generate_plain, "store_response": _store_plain},
-                 edges={START: "generate_answer", "generate_answer": "store_response", "store_response": END})
+    return Graph("llm", nodes={"triage": nodes.triage, "generate_answer": nodes.generate_plain,
+                               "store_response": _store_plain},
+                 edges={START: "triage", "triage": "generate_answer", "generate_answer": "store_response",
+                        "store_response": END})
 
 
 def _store_plain(state: TurnState, services: AgentServices) -> dict:

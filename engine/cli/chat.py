@@ -87,9 +87,11 @@ def _print_warm_up_step(done: int, total: int, step: str) -> None:
 
 
 def _turn(engine, text: str, patient_id: int, session_id: int, mode: str | None, *, stream: bool) -> dict:
-    from engine.events import Alerts, Done, Token
+    from engine.cli.ask import LiveAnswer
+    from engine.events import Alerts, AnswerReplaced, Done, Token
 
     result: dict = {}
+    shown = LiveAnswer(sys.stdout)
     if stream:
         print(f"\n> {text}", flush=True)
     for event in engine.ask(text, patient_id=patient_id, session_id=session_id, mode=mode):
@@ -99,8 +101,9 @@ def _turn(engine, text: str, patient_id: int, session_id: int, mode: str | None,
             for alert in event.alerts:
                 print(f"[{alert.get('kind', 'alert')}] {alert.get('message', '')}", flush=True)
         elif stream and isinstance(event, Token):
-            sys.stdout.write(event.text)
-            sys.stdout.flush()
+            shown.append(event.text)
+        elif stream and isinstance(event, AnswerReplaced):
+            shown.replace(event.text)
     if stream:
-        print()
+        shown.finish(str(result.get("answer") or ""))
     return result

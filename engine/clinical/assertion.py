@@ -12,8 +12,13 @@ sits in a question and nothing around it ties it to the patient:
   asserting predicate after it in the sentence ("있어요", "있는데", "앓고", "진단받았",
   "먹고", "아파요", a background clause in "-는데"/"-인데"...).
 
-When unsure the item stays asserted, as before this check existed: a fact the patient
-stated must never be lost, a topic stored by mistake can still be retracted.
+Requests count as questions: "Write an overview of asthma", "Explain inhalers to me",
+"천식에 대해 설명해 주세요" ask for information and state nothing about the patient.
+
+When unsure, the item is kept but marked `uncertain` (the profile stores it as waiting for
+confirmation): in a message that asks something, a mention in a statement sentence that
+nothing ties to the patient ("Asthma. What inhalers are there?"). A fact the patient
+stated must never be lost; a topic must not silently become a fact.
 """
 
 from __future__ import annotations
@@ -27,10 +32,22 @@ _SENTENCE = re.compile(r"[^.!?。\n]+[.!?。]*")
 _CLAUSE_BREAK = re.compile(r"[,;:]")
 
 _EN_QUESTION_START = re.compile(
-    r"^\s*(?:what(?:'s)?|whats|how|why|when|which|who|where|is|are|was|were|can|could|should|does|do|did|will|"
-    r"would|may|might|tell\s+me\s+about|explain|define)\b", re.IGNORECASE)
-# Not the patient: "type I diabetes" (a numeral), "tell me about", "explain to me".
-_EN_NOT_PERSONAL = re.compile(r"\btype\s+i{1,2}\b|\btell\s+me\b|\bexplain\s+to\s+me\b", re.IGNORECASE)
+    r"^\s*(?:(?:please|pls|now|so|and|ok(?:ay)?|also)[,\s]+)*"
+    r"(?:what(?:'s)?|whats|how|why|when|which|who|where|is|are|was|were|can|could|should|does|do|did|will|"
+    r"would|may|might|tell\s+me|explain|define|describe|write|draft|give\s+me|show\s+me|summari[sz]e|outline|"
+    r"provide\s+(?:me\s+)?(?:an?|some|the|information|details)|list\s+(?:the|all|some|common|possible)|compare|help\s+me\s+(?:understand|with)|i(?:\s+want|\s+would\s+like|'d\s+like|\s+need)\s+to\s+(?:know|"
+    r"learn|understand|read)|overview|information\s+(?:on|about))\b", re.IGNORECASE)
+# Not the patient: "type I diabetes" (a numeral), the "me" of a request ("tell me about",
+# "give me an overview", "for me"), "I want to know".
+_EN_NOT_PERSONAL = re.compile(
+    r"\btype\s+i{1,2}\b|\b(?:tell|give|show|send|help|to|write|draft|for)\s+me\b|"
+    r"\bi(?:\s+want|\s+would\s+like|'d\s+like|\s+need)\s+to\s+(?:know|learn|understand|read)\b|\bcan\s+you\b",
+    re.IGNORECASE)
+# Ties a statement to a patient other than the writer: a clinician's note.
+_EN_PATIENT = re.compile(
+    r"\b(?:he|she|his|her|him|they|their|patient|pt|y/?o|years?[-\s]old|year-old|(?:wo)?man|male|female|boy|girl|"
+    r"child|son|daughter|mother|father|mom|dad|wife|husband|baby|infant|history\s+of|hx|on|taking|takes|diagnosed|"
+    r"has|had|have|with|presents?|complains?)\b", re.IGNORECASE)
 _EN_FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us)\b",
                               re.IGNORECASE)
 _EN_TAKE_QUESTION = re.compile(
@@ -39,16 +56,19 @@ _EN_TAKE_QUESTION = re.compile(
 
 _KO_QUESTION = re.compile(
     r"[?？]|뭐|무엇|무슨|어떻게|어떤|어때|왜|언제|얼마나|어디|어느|몇"
-    r"|(?:[되하있없]나요|[인는은]가요|까요|니까|[을할]까|[되하]나)\s*[.!]*$")
+    r"|(?:[되하있없]나요|[인는은]가요|까요|니까|[을할]까|[되하]나)\s*[.!]*$"
+    r"|(?:알려|설명해|정리해|요약해|써|작성해|비교해|말해|소개해|찾아)\s*(?:주세요|주실래요|줘|줄래|줘요|주십시오|봐)")
 _KO_ASSERTS = re.compile(
     r"있(?:어|었|습|고|는데|다고|거든|으니|음)|앓|진단|걸렸|걸려|복용\s*중|복용하고|복용했|먹고|먹는|먹었|맞고|"
     r"아파|아프|아픈|아팠|데(?=[\s,]|$)|거든|라서|여서|해서")
 
 
 def mark_asked_about(text: str, slots: dict, lists=("conditions", "symptoms", "medications", "allergies")) -> None:
-    """Set `asked_about: true` on the items of `slots` that are only the topic of a question."""
+    """Set `asked_about: true` on the items of `slots` that are only the topic of a question
+    or request, and `uncertain: true` on those the rules cannot tie to the patient."""
     sentences = [(m.start(), m.end()) for m in _SENTENCE.finditer(text)]
     questions: dict[tuple[int, int], tuple[bool, bool]] = {}  # per sentence: (Korean, a question)
+    asks = any(_sentence_kind(text[s:e])[1] for s, e in sentences)
     for list_name in lists:
         for item in slots.get(list_name) or []:
             start, end = item.get("start"), item.get("end")
@@ -60,9 +80,16 @@ def mark_asked_about(text: str, slots: dict, lists=("conditions", "symptoms", "m
             if sentence not in questions:
                 questions[sentence] = _sentence_kind(text[sentence[0]: sentence[1]])
             korean, question = questions[sentence]
-            if question and _asked_about(text, sentence, start, end, korean or bool(HANGUL.search(text[start:end])),
-                                         list_name == "medications"):
+            korean = korean or bool(HANGUL.search(text[start:end]))
+            if question and _asked_about(text, sentence, start, end, korean, list_name == "medications"):
                 item["asked_about"] = True
+            elif asks and not question and not _tied_to_patient(text, sentence, end, korean):
+                item["uncertain"] = True
+
+
+def asks_something(text: str) -> bool:
+    """Whether any sentence of `text` is a question or a request for information."""
+    return any(_sentence_kind(m.group(0))[1] for m in _SENTENCE.finditer(text or "") if m.group(0).strip())
 
 
 def _sentence_kind(sentence_text: str) -> tuple[bool, bool]:
@@ -71,6 +98,14 @@ def _sentence_kind(sentence_text: str) -> tuple[bool, bool]:
     if HANGUL.search(sentence_text):
         return True, bool(_KO_QUESTION.search(sentence_text.strip()))
     return False, sentence_text.rstrip().endswith("?") or bool(_EN_QUESTION_START.match(sentence_text))
+
+
+def _tied_to_patient(text: str, sentence: tuple[int, int], end: int, korean: bool) -> bool:
+    """Whether a statement sentence says something about a patient (the writer or another)."""
+    if korean:
+        return bool(_KO_ASSERTS.search(text[end - 1: sentence[1]]))
+    words = text[sentence[0]: sentence[1]]
+    return bool(_EN_FIRST_PERSON.search(_EN_NOT_PERSONAL.sub(" ", words)) or _EN_PATIENT.search(words))
 
 
 def _asked_about(text: str, sentence: tuple[int, int], start: int, end: int, korean: bool, medicine: bool) -> bool:

@@ -68,7 +68,7 @@ class Rule:
 
 RULES: tuple[Rule, ...] = (
     Rule("unconscious", (_rx(
-        r"의식(?:이|을)?\s*(?:없|잃|없어)|깨워도\s*(?:안\s*일어나|반응이\s*없|일어나지\s*않|안\s*깨)|정신을\s*잃고\s*(?:쓰러|안\s*깨|깨어나지)|쓰러져서\s*(?:안\s*일어나|반응이\s*없|의식이|안\s*깨)"
+        r"의식(?:이|을)?\s*(?:없|잃|없어)|깨워도\s*(?:안\s*일어나|반응이\s*없|일어나지\s*않|안\s*깨)|정신을\s*잃고\s*(?:쓰러|안\s*깨|깨어나지)|쓰러져서\s*(?:안\s*일어나|반응이\s*없|의식이\s*(?:없|안\s*돌아)|안\s*깨)"
         r"|숨을\s*안\s*쉬어요|숨을\s*안\s*쉬고|호흡이\s*(?:없|멈)|맥박이\s*(?:없|안\s*잡)|심정지",
         r"\bunconscious\b|\bunresponsive\b|won'?t\s+wake\s+up|can'?t\s+wake\s+(?:him|her|them|my)|not\s+breathing|stopped\s+breathing|no\s+pulse"
         r"|passed\s+out\s+and\s+(?:won'?t|isn'?t|is\s+not|can'?t)|collapsed\s+and\s+(?:isn'?t|is\s+not|won'?t|not)",
@@ -89,6 +89,7 @@ RULES: tuple[Rule, ...] = (
     ),)),
     Rule("breathing_difficulty", (_rx(
         r"숨(?:을|이)?\s*(?:\S+\s+)?(?:못\s*쉬겠|못\s*쉬어|못쉬|안\s*쉬어져|쉴\s*수가?\s*없|넘어갈|끊어질|멎을|막혀서?\s*(?:죽|말을|못))|숨이\s*막혀요|질식|숨\s*쉬기가?\s*너무\s*(?:힘들|어려)",
+        r"숨(?:을)?\s*(?:제대로\s*|잘\s*)?쉬지\s*(?:를\s*)?못",
         r"숨이\s*(?:너무\s*|많이\s*)?차서\s*(?:말을|말도|말하기|누울|걸을)|말을\s*(?:못\s*할|할\s*수\s*없을)\s*정도로\s*숨|입술(?:이)?\s*(?:파래|파랗|보라|새파)|얼굴(?:이)?\s*(?:파래|파랗|새파)|청색증|호흡\s*곤란(?:이)?\s*(?:심|갑자기)|갑자기\s*숨(?:이|을)?\s*(?:\S+\s+)?(?:못|안\s*쉬|막|차)",
         r"목에\s*(?:뭐가|음식이|떡이|사탕이|이물질이)\s*걸려[^.!?]{0,15}(?:숨|기침|말을)",
         r"can'?t\s+breathe|cannot\s+breathe|unable\s+to\s+breathe|struggling\s+to\s+breathe|gasping\s+for\s+(?:air|breath)|\bchoking\b|lips?\s+(?:are\s+|is\s+|turning\s+|turned\s+)?(?:blue|purple|gray|grey)|turning\s+blue",
@@ -148,7 +149,11 @@ _NOT_CONTEXT_AFTER = {
         r"^[^.!?]{0,20}(?:예방|통계|률|생길\s*수|생기나|유발|일으킬|부작용|위험|사실인가|증가|늘어|"
         r"prevention|rate|statistics|risk|side\s+effect|warning)", re.I | re.ASCII),
 }
-_KOREAN_NEGATION_AFTER = re.compile(r"^\s*(?:은|는|이|가|도)?\s*(?:없|않|아니|안\s+(?:나|해|아파|들|쉬)|전혀|괜찮)")
+# "가슴 통증은 없어요", and a verb negated by -지 않 ("피를 토하지는 않았어요"); never -지 못,
+# which is the symptom itself ("숨을 쉬지 못해요").
+_KOREAN_NEGATION_AFTER = re.compile(
+    r"^\s*(?:은|는|이|가|도)?\s*(?:없|않|아니|안\s+(?:나|해|아파|들|쉬)|전혀|괜찮)"
+    r"|^[가-힣]{0,3}지\s*(?:는|도|를|은)?\s*않")
 _ENGLISH_NEGATION_BEFORE = re.compile(r"\b(?:no|not|never|denies|denied|without|don'?t|doesn'?t|didn'?t|isn'?t|wasn'?t|haven'?t|hasn'?t|nor)\b(?:\s+\S+){0,2}\s*$", re.I | re.ASCII)
 
 MESSAGES = {

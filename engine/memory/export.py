@@ -16,6 +16,7 @@ from engine.errors import InputError
 from engine.memory.store import Vault
 
 FORMATS = {"json": "json", "md": "markdown", "markdown": "markdown"}
+STOPPED_LABEL = "**Answer (stopped by the user before it was finished):**"
 
 
 def patient_record(vault: Vault, patient_id: int) -> dict:
@@ -37,6 +38,7 @@ def patient_record(vault: Vault, patient_id: int) -> dict:
         "profile": profile.profile(patient_id, include_retracted=True),
         "summary": {"en": profile.summary(patient_id, "en"), "ko": profile.summary(patient_id, "ko")},
         "memory_summaries": memory.summaries(patient_id=patient_id),
+        "safety_events": vault.safety_events(patient_id),
         "sessions": sessions,
     }
 
@@ -105,6 +107,12 @@ def to_markdown(record: dict) -> str:
                 f"| {slot} | {_cell(_item_text(slot, entry))} | {status} | {provenance['first_seen']} "
                 f"| {provenance['observed_at']} | {provenance['mentions']} |"
             )
+    if record.get("safety_events"):
+        lines += ["", "## Safety events", "", "| when | alert | shown | stopped |", "|---|---|---|---|"]
+        for event in record["safety_events"]:
+            lines.append(f"| {event['created_at']} | {_cell(event.get('category') or event['kind'])}: "
+                         f"{_cell(event.get('message') or '')} | {_cell(event.get('shown') or '')} "
+                         f"| {'yes' if event.get('stopped') else 'no'} |")
     if record["memory_summaries"]:
         lines += ["", "## Conversation summaries", ""]
         for summary in record["memory_summaries"]:
@@ -114,8 +122,10 @@ def to_markdown(record: dict) -> str:
         lines += ["", f"## Session {session['id']}" + (f": {session['title']}" if session.get("title") else ""), ""]
         for turn in session["turns"]:
             lines += [f"### Turn {turn['position']} · {turn['created_at']}", "", f"**User:** {turn['user_text']}", ""]
-            if turn.get("answer"):
-                lines += [f"**Answer:** {turn['answer']}", ""]
+            stopped = bool((turn.get("trace") or {}).get("cancelled"))
+            if turn.get("answer") or stopped:
+                label = STOPPED_LABEL if stopped else "**Answer:**"
+                lines += [f"{label} {turn.get('answer') or ''}".rstrip(), ""]
             for alert in turn.get("alerts") or []:
                 lines.append(f"- alert ({alert.get('kind', '')}): {alert.get('message', '')}")
             sources = [str(s.get("doc_id", "")) for s in turn.get("sources") or [] if isinstance(s, dict)]

@@ -163,12 +163,36 @@ def _create_response_cache(db: sqlite_utils.Database) -> None:
     db["response_cache"].create_index(["last_used_at"])
 
 
+def _create_safety_events(db: sqlite_utils.Database) -> None:
+    """Every emergency alert raised in a turn: what fired, when, and what the user was shown."""
+    db["safety_events"].create(
+        {
+            "id": int,
+            "patient_id": int,
+            "session_id": int,
+            "turn_id": int,
+            "kind": str,
+            "category": str,
+            "message": str,
+            "shown": str,
+            "stopped": int,
+            "created_at": str,
+        },
+        pk="id",
+        foreign_keys=[("patient_id", "patients", "id"), ("session_id", "sessions", "id"), ("turn_id", "turns", "id")],
+        not_null={"patient_id", "turn_id", "kind", "created_at"},
+        defaults={"stopped": 0},
+    )
+    db["safety_events"].create_index(["patient_id"])
+
+
 MIGRATIONS: list[Migration] = [
     ("0001_core_patients_sessions_turns", _create_core),
     ("0002_audit_log_append_only", _create_audit_log),
     ("0003_profile_facts_and_mentions", _create_profile),
     ("0004_memory_summaries_and_embeddings", _create_memory),
     ("0005_response_cache", _create_response_cache),
+    ("0006_safety_events", _create_safety_events),
 ]
 
 MIGRATIONS_TABLE = "schema_migrations"

@@ -21,7 +21,8 @@ replaces the old, a stopped drug is retracted); vitals and labs keep their time 
 newest first (only the latest reading restated within 6 h and the tolerance merges);
 symptoms decay and a newer opposite statement replaces the older; new allergies and
 contraindications wait for confirmation (status "pending-confirmation") but are already
-returned by `alert_items`. Items marked `asked_about` (the topic of a question, "what is
+returned by `alert_items`, and so does any item marked `uncertain` (the rules could not tell
+whether the message states it about this patient). Items marked `asked_about` (the topic of a question, "what is
 low blood sugar?", see engine.clinical.assertion) are not facts about the patient and are
 not stored. De-duplication: concept id, then fuzzy name, then numeric
 tolerance (see `engine.memory.policies`).
@@ -274,7 +275,9 @@ class _FactWriter:
                 self._record("added", "demographics", new_id, field, ACTIVE)
 
     def item(self, slot: str, item: dict) -> None:
-        if slot in MEASUREMENT_SLOTS:
+        if item.get("uncertain") and slot not in MEASUREMENT_SLOTS and not item["negated"]:
+            self._unconfirmed(slot, item)
+        elif slot in MEASUREMENT_SLOTS:
             self._measurement(slot, item)
         elif slot == "medications":
             self._medication(item)
@@ -296,6 +299,16 @@ class _FactWriter:
         status = PENDING if confirmable else ACTIVE
         fact_id = self._insert(slot, item, status)
         self._record("pending" if confirmable else "added", slot, fact_id, item["name"], status)
+
+    # a mention the rules could not tie to the patient: waits for confirmation (or adds a
+    # mention to the fact it restates)
+    def _unconfirmed(self, slot: str, item: dict) -> None:
+        same, _opposite = self._matches(slot, item)
+        if same is not None:
+            self._merge(same, item)
+            return
+        fact_id = self._insert(slot, item, PENDING)
+        self._record("pending", slot, fact_id, item["name"], PENDING)
 
     # symptoms: the newer statement wins (they change quickly and decay anyway)
     def _symptom(self, item: dict) -> None:

@@ -42,6 +42,7 @@ from engine.settings import Settings, data_dir, default_vault_path, load_setting
 
 # Tables holding rows of one patient, in deletion order (children before parents).
 PATIENT_TABLES = (
+    "safety_events",
     "response_cache",
     "memory_embeddings",
     "memory_summaries",
@@ -311,8 +312,11 @@ class Vault:
         alerts: Sequence[dict] = (),
         trace: dict | None = None,
     ) -> None:
+        """Store the answer; an emergency alert is also recorded as a safety event of the
+        patient (the alert, when, and what was shown, stopped or not)."""
         with self.transaction() as db:
-            self.get_turn(turn_id)
+            turn = self.get_turn(turn_id)
+            finished = self.now_text()
             update_row(
                 db,
                 "turns",
@@ -322,9 +326,23 @@ class Vault:
                     "sources": jsoncols.dumps(list(sources)),
                     "alerts": jsoncols.dumps(list(alerts)),
                     "trace": jsoncols.dumps(trace or {}),
-                    "finished_at": self.now_text(),
+                    "finished_at": finished,
                 },
             )
+            for alert in alerts:
+                if alert.get("kind") == "emergency":
+                    insert_row(db, "safety_events", {
+                        "patient_id": turn["patient_id"], "session_id": turn["session_id"], "turn_id": turn_id,
+                        "kind": "emergency", "category": alert.get("category"), "message": alert.get("message", ""),
+                        "shown": answer, "stopped": int(bool((trace or {}).get("cancelled"))), "created_at": finished})
+                    self.audit("safety.emergency", turn["patient_id"], {"turn_id": turn_id,
+                                                                         "category": alert.get("category")})
+
+    def safety_events(self, patient_id: int) -> list[dict]:
+        """The patient's recorded emergency alerts, oldest first."""
+        return [{**row, "stopped": bool(row["stopped"])}
+                for row in fetch_rows(self.db, "select * from safety_events where patient_id = ? order by id",
+                                      [patient_id])]
 
     def get_turn(self, turn_id: int) -> dict:
         rows = fetch_rows(self.db, "select * from turns where id = ?", [turn_id])

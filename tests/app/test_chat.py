@@ -54,7 +54,7 @@ def test_streamed_answer_with_alert_sources_and_citation(qtbot, demo_window, fak
     view.copy_button.click()
     assert QGuiApplication.clipboard().text() == view.text
 
-    assert workspace.trace.ran()[:3] == ["check_similarity", "classify_intent", "extract_slots"]
+    assert workspace.trace.ran()[:3] == ["triage", "store_memory", "check_similarity"]
     assert workspace.trace.values["query_complexity"].text() == "moderate"
     assert "of 4000" in workspace.trace.tokens.format()
 
@@ -168,3 +168,20 @@ def test_a_long_passage_shows_its_start_and_opens_in_full(qtbot, ui_language):
     assert passage.strip().replace("&", "&amp;") in card.text and "Show less" in card.text
     panel.set_sources([source])
     assert panel.cards[0] is card, "the same sources again (Done after Sources) are not rebuilt"
+
+
+def test_a_replaced_draft_is_replaced_on_screen(qtbot, demo_window, fake_engine):
+    from engine.events import AnswerReplaced
+
+    unlock(qtbot, demo_window)
+    chat = demo_window.workspace.chat
+    chat._turn = chat._add_turn("How is asthma treated?")
+    for event in (Token("Emergency guidance.\n\n"), Token("First draft."), AnswerReplaced("Emergency guidance.\n\n"),
+                  Token("Second draft.")):
+        chat._on_event(event)
+    chat._turn.render()
+    shown = chat._turn.answer.text()
+    assert "Emergency guidance." in shown and "Second draft." in shown and "First draft." not in shown
+    chat._on_event(AnswerReplaced("Emergency guidance.\n\nFirst draft."))
+    chat._turn.render()
+    assert "First draft." in chat._turn.answer.text() and "Second draft." not in chat._turn.answer.text()

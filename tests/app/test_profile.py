@@ -77,3 +77,14 @@ def test_values_and_provenance_as_a_clinician_reads_them():
     when, where = provenance_text({"provenance": {"last_turn_id": 3, "observed_at": "2025-01-02T03:04:05+00:00",
                                                   "source_span": "BP 150/95"}})
     assert when == "2025-01-02 03:04" and where == "turn 3: “BP 150/95”"
+
+
+def test_emergency_alerts_are_listed_in_the_record(qtbot, demo_window, fake_engine):
+    ask_demo(qtbot, demo_window)
+    panel = demo_window.workspace.profile
+    event = {"kind": "emergency", "category": "suicidal_thoughts", "message": "Call a crisis line now.",
+             "shown": "Call a crisis line now.", "stopped": False, "created_at": "2026-11-23T21:00:00"}
+    panel._show(panel._request, panel.patient_id, {**panel.profile, "safety_events": [event]})
+    assert rows(panel)["Emergency alerts"] == ["Call a crisis line now."]
+    group = panel.tree.topLevelItem(panel.tree.topLevelItemCount() - 1)
+    assert group.child(0).text(1) == "suicidal_thoughts" and group.child(0).text(3) == "2026-11-23 21:00"

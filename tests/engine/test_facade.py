@@ -121,7 +121,7 @@ def test_scratch_conversation_without_a_vault(tmp_path):
 def test_llm_mode_through_the_facade(tmp_path):
     engine = make_engine(tmp_path, FakeLLM(["Plain."]))
     _events, result = ask(engine, "What is asthma?", mode="llm")
-    assert result["trace"]["mode"] == "llm" and result["trace"]["nodes"] == ["generate_answer", "store_response"]
+    assert result["trace"]["mode"] == "llm" and result["trace"]["nodes"] == ["triage", "generate_answer", "store_response"]
 
 
 def test_cancel_from_another_thread_stops_streaming(tmp_path):

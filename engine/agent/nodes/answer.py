@@ -1,7 +1,10 @@
 """generate_answer: the streamed, grounded answer (and the plain `llm` mode's only node).
 
-Small talk recognised by the rules gets a canned reply (no LLM call). An emergency's
-triage message is streamed before the model's answer, whatever the model then says.
+Small talk recognised by the rules gets a canned reply (no LLM call); an emergency turn
+never does. An emergency's triage message opens every draft, streamed before the model's
+words, whatever the model then says; a corrective round's draft replaces the shown answer
+(an `AnswerReplaced` event) instead of being appended to it. Each draft keeps the
+documents it was written from, so its citations resolve to them if it is chosen.
 Without a loadable model (degraded mode) the answer is the notice, the alerts and the
 retrieved passages (engine.agent.degraded).
 The rendered prompt is measured with the model's tokenizer and trimmed (oldest recent
@@ -23,8 +26,9 @@ from engine.agent.prompting import (
 )
 from engine.agent.services import AgentServices
 from engine.agent.state import TurnState
+from engine.clinical.assertion import asks_something
 from engine.errors import GenerationCancelled
-from engine.events import Alerts, Token
+from engine.events import AnswerReplaced, Token
 
 _PATIENT_REFERENCE = re.compile(
     r"\b(i|i'm|my|me|he|she|his|her|him|they|patient|patient's)\b|제가|저는|저도|제 |저의|환자|우리|아이|남편|아내|어머니|아버지",
@@ -85,19 +89,42 @@ def _stream(services: AgentServices, messages: list[dict], max_tokens: int):
     return "".join(pieces), cancelled
 
 
+def emergency_guidance(alerts: list[dict]) -> str:
+    """The first emergency alert's message (in the message's language), or ""."""
+    return next((a.get("message", "") for a in alerts if a.get("kind") == "emergency" and a.get("message")), "")
+
+
+def with_guidance(answer: str, alerts: list[dict]) -> str:
+    """`answer` opened by the emergency guidance, exactly once."""
+    guidance = emergency_guidance(alerts)
+    if not guidance or answer.startswith(guidance):
+        return answer
+    return f"{guidance}\n\n{answer}" if answer else guidance
+
+
+def draft(state: TurnState, answer: str) -> dict:
+    return {"answer": answer, "iteration": state.iterations, "documents": list(state.documents)}
+
+
 def generate_answer(state: TurnState, services: AgentServices):
-    if state.intent in ("greeting", "acknowledgement"):
+    if state.intent in ("greeting", "acknowledgement") and not state.emergency:
         reply = small_talk_reply(state.intent, state.language)
         yield Token(reply)
-        return {"answer": reply, "drafts": [*state.drafts, {"answer": reply, "iteration": state.iterations}]}
+        return {"answer": reply, "drafts": [*state.drafts, draft(state, reply)]}
+    if state.intent == "emergency":
+        guidance = with_guidance("", state.alerts)
+        yield Token(guidance)
+        return {"answer": guidance, "drafts": [*state.drafts, draft(state, guidance)]}
     if services.llm_unavailable is not None:
-        answer = degraded_answer(state, services.llm_unavailable)
-        yield Token(answer)
-        return {"answer": answer, "drafts": [*state.drafts, {"answer": answer, "iteration": state.iterations}]}
+        answer = with_guidance(degraded_answer(state, services.llm_unavailable), state.alerts)
+        yield Token(answer) if state.iterations == 0 else AnswerReplaced(answer)
+        return {"answer": answer, "drafts": [*state.drafts, draft(state, answer)]}
     messages, prompt_size = fitted_messages(state, services)
-    prefix = ""
-    if state.emergency and state.iterations == 0:
-        prefix = next((a["message"] for a in state.alerts if a.get("kind") == "emergency"), "") + "\n\n"
+    guidance = emergency_guidance(state.alerts)
+    prefix = f"{guidance}\n\n" if guidance else ""
+    if state.iterations:
+        yield AnswerReplaced(prefix)
+    elif prefix:
         yield Token(prefix)
     reserve = int(state.budget.get("reserve", services.settings.context.generation_reserve))
     max_tokens = min(services.settings.llm.max_answer_tokens, reserve)
@@ -111,24 +138,32 @@ def generate_answer(state: TurnState, services: AgentServices):
         "prompt_tokens": max(state.prompt_tokens, int(metrics.prompt_tokens or prompt_size)),
         "completion_tokens": state.completion_tokens + int(metrics.completion_tokens or 0),
         "used_profile": state.used_profile or answer_used_profile(state, answer),
-        "drafts": [*state.drafts, {"answer": answer, "iteration": state.iterations}],
+        "drafts": [*state.drafts, draft(state, answer)],
     }
 
 
 def generate_plain(state: TurnState, services: AgentServices):
-    """`llm` mode: safety system prompt, the conversation so far, the question; nothing else."""
+    """`llm` mode: safety system prompt, the conversation so far, the question; nothing else
+    (triage still ran first, and an emergency's guidance opens the answer)."""
     recent = services.memory.working_turns(services.settings.memory.working_turns) if services.memory else []
     messages = [{"role": "system", "content": safety_prompt(state.language)}, *history_messages(recent),
                 {"role": "user", "content": state.text}]
-    yield Alerts([])
     if services.llm_unavailable is not None:
-        answer = degraded_plain_answer(state.language, services.llm_unavailable)
+        answer = with_guidance(degraded_plain_answer(state.language, services.llm_unavailable), state.alerts)
         yield Token(answer)
         return {"answer": answer, "messages": messages, "intent": "question", "needs_retrieval": False,
                 "dynamic_k": 0}
+    guidance = emergency_guidance(state.alerts)
+    if guidance and not asks_something(state.text):
+        yield Token(guidance)
+        return {"answer": guidance, "messages": messages, "intent": "emergency", "needs_retrieval": False,
+                "dynamic_k": 0}
+    prefix = f"{guidance}\n\n" if guidance else ""
+    if prefix:
+        yield Token(prefix)
     text, cancelled = yield from _stream(services, messages, services.settings.llm.max_answer_tokens)
     metrics = services.llm.last_metrics
-    return {"answer": text.strip(), "cancelled": cancelled, "messages": messages,
+    return {"answer": prefix + text.strip(), "cancelled": cancelled, "messages": messages,
             "prompt_tokens": int(metrics.prompt_tokens or 0), "completion_tokens": int(metrics.completion_tokens or 0),
             "intent": "question", "needs_retrieval": False, "dynamic_k": 0}
 

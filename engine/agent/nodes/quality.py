@@ -8,16 +8,20 @@ decision in the trace:
 4. the rewritten query brings documents that are < 80 % the same as the last round's
    (Jaccard of document hashes; duplicate guard) — checked by fetching them here, and
    handed to `retrieve` so the search is not repeated.
-When the loop stops, the best-scoring draft becomes the answer.
+When the loop stops, the best-scoring draft becomes the answer together with the
+documents it was written from (its citations point at them), and replaces the shown
+answer (`AnswerReplaced`, then its `Sources`).
 """
 
 from __future__ import annotations
 
 from engine.agent.judge import heuristic_judgement, llm_judgement
+from engine.agent.nodes.answer import with_guidance
 from engine.agent.nodes.retrieval import document_hash, search
 from engine.agent.services import AgentServices
 from engine.agent.state import TurnState
 from engine.errors import ModelOutputError, ModelUnavailable
+from engine.events import AnswerReplaced, Sources
 
 
 def judge_is_too_small(services: AgentServices) -> bool:
@@ -70,7 +74,7 @@ def rewritten_query(state: TurnState) -> str:
     return f"{state.retrieval_query} {' '.join(missing)}".strip() if missing else ""
 
 
-def quality_check(state: TurnState, services: AgentServices) -> dict:
+def quality_check(state: TurnState, services: AgentServices):
     refine_settings = services.settings.refine
     decisions = list(state.decisions)
     score = state.quality_score if state.quality_score is not None else 1.0
@@ -97,15 +101,26 @@ def quality_check(state: TurnState, services: AgentServices) -> dict:
                                  f"{overlap:.0%} the same: retrieve again")
                 return {"iterations": state.iterations + 1, "retrieval_query": query, "prefetched": candidates,
                         "decisions": decisions}
-    return {"decisions": decisions, **best_draft(state)}
+    restored = best_draft(state)
+    if restored:
+        decisions.append(f"quality_check: draft {restored['iteration']} (score {restored['quality_score']:.2f}) "
+                         f"is the best: shown with its own {len(restored['documents'])} documents")
+        yield AnswerReplaced(restored["answer"])
+        yield Sources([d.source(n) for n, d in enumerate(restored["documents"], 1)])
+        restored = {k: v for k, v in restored.items() if k != "iteration"}
+    return {"decisions": decisions, **restored}
 
 
 def best_draft(state: TurnState) -> dict:
+    """The best-scoring draft with its documents, when it is not the one last shown."""
     scored = [d for d in state.drafts if "score" in d]
     if len(scored) < 2:
         return {}
     best = max(scored, key=lambda d: d["score"])
-    return {"answer": best["answer"], "quality_score": best["score"]}
+    if best is state.drafts[-1]:
+        return {}
+    return {"answer": with_guidance(best["answer"], state.alerts), "quality_score": best["score"],
+            "documents": list(best["documents"]), "iteration": best["iteration"]}
 
 
 def wants_another_round(state: TurnState) -> str:

@@ -1,13 +1,18 @@
-"""check_similarity and store_response: the guarded response cache and the turn's storage."""
+"""check_similarity and store_response: the guarded response cache and the turn's storage.
+
+The cache runs after `triage` and `store_memory`: an emergency turn is always answered
+fresh, the message's facts are stored on a hit too, and the patient's clinical context
+(allergies, medications, conditions, pregnancy, age group) is part of the key.
+"""
 
 from __future__ import annotations
 
-from engine.agent.cache import CacheEntry, entry_id, query_signature, vary_phrasing
-from engine.agent.nodes.understanding import concept_ids, turn_slots
+from engine.agent.cache import CacheEntry, clinical_context_key, entry_id, query_signature, vary_phrasing
+from engine.agent.nodes.understanding import concept_ids, stored_profile
 from engine.agent.result import turn_result
 from engine.agent.services import AgentServices
 from engine.agent.state import TurnState
-from engine.events import Alerts, Sources, Token
+from engine.events import Sources, Token
 
 
 def _cache_active(services: AgentServices) -> bool:
@@ -20,35 +25,32 @@ def _fingerprint(services: AgentServices) -> str:
     return services.memory.fingerprint()
 
 
+def _clinical_key(state: TurnState, services: AgentServices) -> str:
+    profile = stored_profile(services)
+    return clinical_context_key(profile if profile is not None else state.slots)
+
+
 def check_similarity(state: TurnState, services: AgentServices):
     if not _cache_active(services):
         return {}
-    slots = turn_slots(state, services)
-    update: dict = {"slots": slots}
-    if services.clinical is not None and services.clinical.triage(state.text).get("emergency"):
-        update["decisions"] = [*state.decisions, "cache: emergency messages are always answered fresh"]
-        return update
+    if state.emergency:
+        return {"decisions": [*state.decisions, "cache: emergency messages are always answered fresh"]}
     vector = services.embedder.embed([state.text])[0]
-    signature = query_signature(state.text, concept_ids(slots))
+    signature = query_signature(state.text, concept_ids(state.slots))
     fingerprint = _fingerprint(services)
-    found = services.cache.lookup(state.text, vector, signature, fingerprint)
+    found = services.cache.lookup(state.text, vector, signature, fingerprint, _clinical_key(state, services))
     decisions = [*state.decisions] + [f"cache: entry {rejected_id[:8]} similar but guarded ({', '.join(reasons)})"
                                       for rejected_id, reasons in found.rejected[:3]]
-    update.update(query_vector=vector, cache_similarity=round(found.similarity, 4), decisions=decisions)
+    update: dict = {"query_vector": vector, "cache_similarity": round(found.similarity, 4), "decisions": decisions}
     if found.entry is None:
         return update
     entry = found.entry
-    alerts: list[dict] = []
-    if services.clinical is not None and services.flags.conflict_alerts:
-        profile = services.memory.profile() if services.memory is not None and services.flags.profile_memory else slots
-        alerts = [dict(a) for a in services.clinical.conflicts(profile, slots)]
     answer = vary_phrasing(entry.answer, state.text, state.language)
-    yield Alerts(alerts)
     yield Sources(entry.sources)
     yield Token(answer)
-    update.update(cache_hit=True, cache_entry_id=entry.id, answer=answer, alerts=alerts,
-                  profile_fingerprint=fingerprint, intent="question", needs_retrieval=False,
-                  documents=[], used_profile=entry.used_profile, context_sections={"cached_sources": entry.sources},
+    update.update(cache_hit=True, cache_entry_id=entry.id, answer=answer, profile_fingerprint=fingerprint,
+                  intent="question", needs_retrieval=False, documents=[], used_profile=entry.used_profile,
+                  context_sections={"cached_sources": entry.sources},
                   decisions=[*decisions, f"cache: hit at similarity {found.similarity:.3f}"])
     return update
 
@@ -73,7 +75,8 @@ def store_response(state: TurnState, services: AgentServices) -> dict:
             profile_fingerprint=state.profile_fingerprint if state.used_profile else "", created=now,
             prompt_tokens=state.prompt_tokens, completion_tokens=state.completion_tokens,
             generation_ms=getattr(services.llm, "ms", 0.0),
-            patient_id=None if state.patient_id is None else int(state.patient_id)))
+            patient_id=None if state.patient_id is None else int(state.patient_id),
+            clinical_key=_clinical_key(state, services)))
         decisions.append("cache: stored the answer")
     if services.memory is not None:
         result = turn_result(state, services)

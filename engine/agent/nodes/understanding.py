@@ -1,7 +1,10 @@
-"""classify_intent, extract_slots and store_memory: understanding the message.
+"""triage, store_memory and classify_intent: understanding the message.
 
-Safety first: triage and conflict checks are deterministic code, and their alerts are
-emitted (an `Alerts` event) by store_memory, before any answer token.
+Safety first: `triage` is the first node of every turn. It extracts the slots once,
+runs the deterministic red-flag rules and the allergy/interaction checks, and emits
+every alert (an `Alerts` event) before the cache, the intent rules or the model have a
+say. An emergency turn is never small talk and never a cache hit: its guidance opens the
+answer whichever draft is shown.
 """
 
 from __future__ import annotations
@@ -9,14 +12,15 @@ from __future__ import annotations
 from engine.agent.ephemeral import empty_slots
 from engine.agent.intent import Intent, classify_by_rules, classify_with_llm
 from engine.agent.services import AgentServices
+from engine.clinical.assertion import asks_something
 from engine.agent.state import TurnState
-from engine.errors import ModelOutputError, ModelUnavailable
+from engine.errors import ChartsideError, ModelOutputError, ModelUnavailable
 from engine.events import Alerts
 
 
 def turn_slots(state: TurnState, services: AgentServices) -> dict:
-    """The message's slots, extracted once per turn (check_similarity may have done it)."""
-    if "demographics" in state.slots:
+    """The message's slots, extracted once per turn (by `triage`)."""
+    if state.slots:
         return state.slots
     if services.clinical is None or not services.flags.slot_extraction:
         return empty_slots()
@@ -33,15 +37,77 @@ def concept_ids(slots: dict) -> set[str]:
     return ids
 
 
+def stored_profile(services: AgentServices) -> dict | None:
+    if services.memory is None or not services.flags.profile_memory:
+        return None
+    return services.memory.profile()
+
+
+def emergency_alert(services: AgentServices, text: str) -> dict | None:
+    if services.clinical is None or not services.flags.triage:
+        return None
+    verdict = services.clinical.triage(text)
+    if not verdict.get("emergency"):
+        return None
+    return {"kind": "emergency", "category": verdict.get("category"), "message": verdict.get("message", "")}
+
+
+def triage(state: TurnState, services: AgentServices):
+    """Red flags, slots and conflict checks, once per turn; every alert before anything else.
+
+    The red-flag rules are plain regular expressions and run first: an extraction failure
+    (the concept pack) can cost the conflict checks, never the emergency alert.
+    """
+    alerts: list[dict] = []
+    emergency = emergency_alert(services, state.text)
+    if emergency is not None:
+        alerts.append(emergency)
+    try:
+        slots = turn_slots(state, services)
+    except ChartsideError as exc:
+        services.log.append(f"triage: extraction failed ({exc}); no slots this turn")
+        slots = empty_slots()
+    if services.clinical is not None and services.flags.conflict_alerts:
+        profile = stored_profile(services)
+        alerts += [dict(a) for a in services.clinical.conflicts(profile if profile is not None else slots, slots)]
+    yield Alerts(alerts)
+    decisions = list(state.decisions)
+    if emergency is not None:
+        decisions.append(f"triage: {emergency['category']} red flag: an emergency turn (no small talk, no cache)")
+    return {"slots": slots, "alerts": alerts, "emergency": emergency is not None, "decisions": decisions}
+
+
+def store_memory(state: TurnState, services: AgentServices) -> dict:
+    """Store what the message asserts about the patient (every turn, cache hits included)."""
+    memory = services.memory
+    if memory is None or not services.flags.profile_memory:
+        return {}
+    memory.update_profile(state.slots, state.text)
+    return {"profile_fingerprint": memory.fingerprint()}
+
+
 def classify_intent(state: TurnState, services: AgentServices) -> dict:
+    """Small talk, a question (and how complex), or an emergency statement.
+
+    An emergency turn is never small talk: when the message also asks something it is
+    answered as a question (the guidance first); when it only states the emergency
+    ("ok, I want to kill myself") the guidance is the whole answer, with no retrieval and
+    no model words after it.
+    """
     settings = services.settings
-    slots = turn_slots(state, services)
-    update: dict = {"slots": slots}
+    if state.emergency and asks_something(state.text):
+        return {"intent": "question", "needs_retrieval": True, "query_complexity": "moderate",
+                "dynamic_k": settings.retrieval.k_moderate, "intent_source": "triage",
+                "decisions": [*state.decisions, "classify_intent: emergency turn that asks something: answered "
+                                                "as a question after the guidance"]}
+    if state.emergency:
+        return {"intent": "emergency", "needs_retrieval": False, "query_complexity": None, "dynamic_k": 0,
+                "intent_source": "triage", "retrieval_skipped": True,
+                "decisions": [*state.decisions, "classify_intent: emergency statement: the guidance is the answer"]}
     if not services.flags.active_retrieval:
-        update.update(intent="question", needs_retrieval=True, query_complexity="moderate",
-                      dynamic_k=settings.retrieval.k_moderate, intent_source="fixed")
-        return update
-    intent = classify_by_rules(state.text, slots)
+        return {"intent": "question", "needs_retrieval": True, "query_complexity": "moderate",
+                "dynamic_k": settings.retrieval.k_moderate, "intent_source": "fixed"}
+    intent = classify_by_rules(state.text, state.slots)
     source = "rules"
     if not intent.sure and services.llm_unavailable is not None:
         intent = Intent(intent.intent, intent.needs_retrieval, intent.complexity, True)
@@ -56,34 +122,6 @@ def classify_intent(state: TurnState, services: AgentServices) -> dict:
             source = "rules-fallback"
     k = {"simple": settings.retrieval.k_simple, "moderate": settings.retrieval.k_moderate,
          "complex": settings.retrieval.k_complex}.get(intent.complexity or "", 0)
-    update.update(intent=intent.intent, needs_retrieval=intent.needs_retrieval, query_complexity=intent.complexity,
-                  dynamic_k=k if intent.needs_retrieval else 0, intent_source=source,
-                  retrieval_skipped=not intent.needs_retrieval)
-    return update
-
-
-def extract_slots(state: TurnState, services: AgentServices) -> dict:
-    slots = turn_slots(state, services)
-    alerts: list[dict] = []
-    emergency = False
-    if services.clinical is not None and services.flags.triage:
-        verdict = services.clinical.triage(state.text)
-        if verdict.get("emergency"):
-            emergency = True
-            alerts.append({"kind": "emergency", "category": verdict.get("category"), "message": verdict.get("message", "")})
-    return {"slots": slots, "alerts": alerts, "emergency": emergency}
-
-
-def store_memory(state: TurnState, services: AgentServices):
-    """Update the profile, check conflicts against it, and emit every alert before the answer."""
-    memory = services.memory
-    alerts = list(state.alerts)
-    profile = state.slots
-    if memory is not None and services.flags.profile_memory:
-        memory.update_profile(state.slots, state.text)
-        profile = memory.profile()
-    if services.clinical is not None and services.flags.conflict_alerts:
-        alerts += [dict(a) for a in services.clinical.conflicts(profile, state.slots)]
-    fingerprint = memory.fingerprint() if memory is not None and services.flags.profile_memory else ""
-    yield Alerts(alerts)
-    return {"alerts": alerts, "profile_fingerprint": fingerprint}
+    return {"intent": intent.intent, "needs_retrieval": intent.needs_retrieval, "query_complexity": intent.complexity,
+            "dynamic_k": k if intent.needs_retrieval else 0, "intent_source": source,
+            "retrieval_skipped": not intent.needs_retrieval}

@@ -70,10 +70,11 @@ def test_unknown_state_field_is_an_error():
 def test_mermaid_lists_every_node_and_labelled_edge():
     text = pipeline_mermaid()
     assert text.startswith("flowchart TD")
-    for node in ("check_similarity", "classify_intent", "extract_slots", "store_memory", "assemble_context",
+    for node in ("triage", "store_memory", "check_similarity", "classify_intent", "assemble_context",
                  "retrieve", "generate_answer", "refine", "quality_check", "store_response"):
         assert f"{node}[{node}]" in text
-    for edge in ("check_similarity -->|hit| store_response", "check_similarity -->|miss| classify_intent",
+    for edge in ("__start__ --> triage", "triage --> store_memory", "store_memory --> check_similarity",
+                 "check_similarity -->|hit| store_response", "check_similarity -->|miss| classify_intent",
                  "assemble_context -->|skip retrieval| generate_answer", "quality_check -->|retrieve| retrieve",
                  "generate_answer -->|judge| refine", "generate_answer -->|skip| store_response"):
         assert edge in text
@@ -82,14 +83,14 @@ def test_mermaid_lists_every_node_and_labelled_edge():
 def test_agent_graph_has_ten_nodes():
     services = make_services()
     assert len(agent_graph(services).nodes) == 10
-    assert set(llm_graph().nodes) == {"generate_answer", "store_response"}
+    assert set(llm_graph().nodes) == {"triage", "generate_answer", "store_response"}
 
 
 # -- every edge of the agent graph ---------------------------------------------------
 def test_question_takes_the_full_path_and_streams_after_alerts():
     llm = FakeLLM(["Diabetes is treated with diet, exercise and metformin [1]."])
     events, result = run("How is diabetes treated?", make_services(llm))
-    assert result["trace"]["nodes"] == ["check_similarity", "classify_intent", "extract_slots", "store_memory",
+    assert result["trace"]["nodes"] == ["triage", "store_memory", "check_similarity", "classify_intent",
                                         "assemble_context", "retrieve", "generate_answer", "refine", "quality_check",
                                         "store_response"]
     kinds = [type(e) for e in events]
@@ -161,7 +162,7 @@ def test_active_retrieval_off_uses_fixed_k():
 def test_llm_mode_is_plain_chat():
     llm = FakeLLM(["Plain answer."])
     _events, result = run("How is diabetes treated?", make_services(llm), mode="llm")
-    assert result["trace"]["nodes"] == ["generate_answer", "store_response"]
+    assert result["trace"]["nodes"] == ["triage", "generate_answer", "store_response"]
     assert result["sources"] == []
     system = llm.calls[0]["messages"][0]["content"]
     assert "definitive diagnosis" in system

@@ -48,3 +48,60 @@ def test_ask_llm_json_follows_the_turn_contract(capsys):
     trace = result["trace"]
     assert trace["prompt_tokens"] > 0 and trace["completion_tokens"] > 0
     assert {"nodes", "cache_hit", "iterations", "timings_ms"} <= set(trace)
+
+
+@pytest.mark.real_model
+@pytest.mark.parametrize("text,language", [("ok, I want to kill myself", "en"), ("네 그런데 죽고 싶어요", "ko")])
+def test_ask_answers_an_emergency_in_small_talk_with_the_guidance_first(capsys, text, language):
+    from engine.clinical.red_flags import MESSAGES
+
+    assert main(["ask", "--json", "--mode", "llm", text]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert [a["category"] for a in result["alerts"] if a["kind"] == "emergency"] == ["suicidal_thoughts"]
+    assert result["answer"].startswith(MESSAGES[language]["suicidal_thoughts"])
+
+
+class ScriptedEngine:
+    """An Engine stand-in replaying a refined turn: draft 1, then draft 2 replaces it."""
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def ask(self, text, mode=None):
+        from engine.events import AnswerReplaced, Done, Token
+
+        yield Token("First draft [1].")
+        yield AnswerReplaced("")
+        yield Token("Second draft [1].")
+        yield AnswerReplaced("First draft [1].")
+        yield Done({"answer": "First draft [1].", "alerts": [], "sources": [{"doc_id": "kb/1", "title": "T"}],
+                    "trace": {"cancelled": False}})
+
+    def cancel(self):
+        pass
+
+    def close(self):
+        pass
+
+
+def test_ask_prints_only_the_chosen_draft(capsys, monkeypatch):
+    import engine.facade
+
+    monkeypatch.setattr(engine.facade, "Engine", ScriptedEngine)
+    assert main(["ask", "How is asthma treated?"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("draft") == 1 and out.startswith("First draft [1].\n") and "[1] T" in out
+
+
+def test_live_answer_erases_a_replaced_draft_on_a_terminal():
+    import io
+
+    from engine.cli.ask import LiveAnswer, display_rows
+
+    stream = io.StringIO()
+    shown = LiveAnswer(stream, live=True)
+    shown.append("가나다 first")
+    shown.replace("second")
+    shown.finish("second")
+    assert stream.getvalue() == "가나다 first\r\x1b[J" + "second\n"
+    assert display_rows("가" * 50, 80) == 2 and display_rows("a\nb", 80) == 2

@@ -68,3 +68,37 @@ def test_the_profile_gains_stated_conditions_only(clinical_pack, tmp_path, quest
 
 def test_a_topic_asked_about_and_also_stated_is_stated(clinical_pack):
     assert marks("What is diabetes? The doctor said I have diabetes.") == {"diabetes": False}
+
+
+def kinds(text):
+    slots = extract(text)
+    return {item["name"]: "asked" if item.get("asked_about") else "uncertain" if item.get("uncertain") else "asserted"
+            for key in ("conditions", "symptoms", "medications", "allergies") for item in slots[key]}
+
+
+@pytest.mark.parametrize("text, expected", [
+    # requests for information, imperative or polite, state nothing about the patient
+    ("Write a detailed overview of asthma and how inhalers are used.", {"asthma": "asked", "inhalers": "asked"}),
+    ("Give me an overview of COPD treatment with inhalers.",
+     {"chronic obstructive pulmonary disease": "asked", "inhalers": "asked"}),
+    ("Explain the side effects of metformin to me.", {"metformin": "asked"}),
+    ("Please describe the symptoms of pneumonia.", {"pneumonia": "asked"}),
+    ("I'd like to know about gout.", {"gout": "asked"}),
+    ("Summarize the treatment of migraine", {"migraine": "asked"}),
+    ("List the common side effects of statins", {"statins": "asked"}),
+    ("What causes a chronic cough?", {"cough": "asked"}),
+    ("천식에 대해 자세히 설명해 주세요.", {"asthma": "asked"}),
+    ("고혈압 약 종류를 정리해 줘", {"antihypertensives": "asked"}),
+    ("당뇨병 합병증을 알려주세요", {"diabetes": "asked"}),
+    # a bare mention beside a question: kept, but waits for confirmation
+    ("Asthma. What inhalers are there?", {"asthma": "uncertain", "inhalers": "asked"}),
+    ("천식. 흡입기는 어떤 게 있나요?", {"asthma": "uncertain", "inhalers": "asked"}),
+    # statements about the writer or another patient stay facts
+    ("I have asthma. What inhalers are there?", {"asthma": "asserted", "inhalers": "asked"}),
+    ("58-year-old woman on amlodipine 5 mg. Can she take amoxicillin?",
+     {"amlodipine": "asserted", "amoxicillin": "asked"}),
+    ("He has gout. What should he avoid?", {"gout": "asserted"}),
+    ("Hypertension, on lisinopril.", {"hypertension": "asserted", "lisinopril": "asserted"}),
+])
+def test_requests_are_topics_and_unsure_mentions_are_marked(clinical_pack, text, expected):
+    assert kinds(text) == expected

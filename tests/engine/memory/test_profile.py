@@ -231,3 +231,20 @@ def test_items_only_asked_about_are_not_stored(store, patient):
     assert actions(changes) == [("conditions", "added")]
     profile = store.profile(patient)
     assert [c["name"] for c in profile["conditions"]] == ["type 2 diabetes"] and profile["medications"] == []
+
+
+def test_uncertain_mentions_wait_for_confirmation_and_topics_are_not_stored(store, patient):
+    slots = {"conditions": [{"name": "asthma", "concept_id": "C0004096", "uncertain": True},
+                            {"name": "gout", "concept_id": "C0018099", "asked_about": True}],
+             "medications": [{"name": "salbutamol", "uncertain": True}]}
+    changes = store.update(patient, slots)
+    assert sorted(actions(changes)) == [("conditions", "pending"), ("medications", "pending")]
+    profile = store.profile(patient)
+    assert [(c["name"], c["status"]) for c in profile["conditions"]] == [("asthma", PENDING)]
+    assert [(m["name"], m["status"]) for m in profile["medications"]] == [("salbutamol", PENDING)]
+    asthma = profile["conditions"][0]["fact_id"]
+    store.confirm(asthma)
+    assert store.profile(patient)["conditions"][0]["status"] == ACTIVE
+    # a later statement of the same fact merges into it rather than adding another
+    store.update(patient, {"medications": [{"name": "salbutamol", "uncertain": True}]})
+    assert len(store.profile(patient)["medications"]) == 1
