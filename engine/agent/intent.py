@@ -23,8 +23,9 @@ _QUESTION_MARK = re.compile(r"[?？]")
 # What may follow a greeting or an acknowledgement for the message to stay small talk.
 _PLEASANTRY = re.compile(
     r"\s*(?:ok(?:ay)?|thanks?(?: you)?(?: (?:so|very) much)?|thank you|thx|ty|got it|i see|understood|sure|alright|"
-    r"all right|great|perfect|cool|noted|nice|good|fine|hi|hello|hey|good (?:morning|afternoon|evening)|greetings|"
-    r"doctor|doc|again|a lot|for (?:the|your) (?:help|answer|information|info)|"
+    r"all right|good (?:morning|afternoon|evening|night)|great|perfect|cool|noted|nice|good|fine|hi|hello|hey|"
+    r"greetings|doctor|doc|again|a lot|for (?:the|your) (?:help|answer|information|info)|that(?:'s| is)? (?:helps?|"
+    r"helped|helpful|clear|great|good|all)|(?:very )?helpful|(?:that )?makes sense|will do|bye|goodbye|see you|"
     r"네|예|응|알겠(?:습니다|어요|어)?|감사(?:합니다|해요|드려요|드립니다)?|고맙(?:습니다|어요|네요)?|그렇군요|"
     r"좋아요|좋습니다|잘|이해했(?:습니다|어요)?|안녕(?:하세요|하십니까)?|반갑(?:습니다|네요)?|반가워요?|"
     r"처음 뵙겠습니다|선생님|정말|너무|많이|수고(?:하셨습니다|하세요)?|[.,!~^;:)(\s]|ㅎ|ㅋ)", re.I)

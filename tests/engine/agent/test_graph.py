@@ -106,7 +106,8 @@ def test_repeated_question_hits_the_cache_and_skips_the_pipeline():
     run("How is diabetes treated?", services)
     events, result = run("How is diabetes treated?", make_services(llm, cache=services.cache,
                                                                      memory=services.memory))
-    assert edges_taken(result) == [("check_similarity", "store_response")]
+    assert edges_taken(result) == [("triage", "store_memory"), ("store_memory", "check_similarity"),
+                                   ("check_similarity", "store_response")]
     assert result["trace"]["cache_hit"] is True
     assert result["trace"]["llm_calls"] == 0
     assert "metformin" in result["answer"]
