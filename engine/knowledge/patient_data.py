@@ -171,3 +171,15 @@ def masked_excerpt(line: str, spans: list[tuple[int, int]], focus: tuple[int, in
 def summarise(findings: Iterable[Finding]) -> dict[str, int]:
     """Counts per kind: what an audit row may hold (never an excerpt)."""
     return dict(Counter(f.kind for f in findings))
+
+
+OVERRIDE_EVENT = "kb.patient_data_override"
+PLAIN_TEXT_NOTICE = ("The knowledge base is not encrypted, and `chartside kb export` bundles copy it to other "
+                     "desktops: add clinic reference documents (protocols, leaflets), never patient records.")
+
+
+def audit_override(vault, summary: dict[str, dict[str, int]]) -> None:
+    """Record in the vault's audit log that documents with patient-data findings were added
+    anyway: file names and counts per kind only (no line, excerpt or path)."""
+    vault.audit(OVERRIDE_EVENT, None, {"files": summary,
+                                       "findings": sum(sum(counts.values()) for counts in summary.values())})
