@@ -57,6 +57,9 @@ REQUIRED_FILES = ("kb.sqlite", "rows.npz", "bm25.npz", "vectors.npy", MANIFEST)
 BLOCK = 1 << 20
 MIB = 1 << 20
 SNAPSHOT_TRIES = 20
+SETTINGS_DIFFER = ("The bundle was built with other index settings (or another default corpus) than this desktop's, "
+                   "so it would be rebuilt rather than used. Nothing was changed.")
+NO_SPACE = "Not enough disk space to import the bundle beside the current index. Nothing was changed."
 
 
 def export_bundle(kb: KnowledgeBase, target: Path, progress: ProgressFn | None = None,
@@ -277,8 +280,7 @@ def _check_compatible(info: dict, local: KnowledgeBase) -> None:
     if differing:
         raise KnowledgeBundleError(
             "; ".join(f"{name}: bundle {theirs!r}, this desktop {ours!r}" for name, (theirs, ours) in differing.items()),
-            user_message=(f"The bundle was built with other settings than this desktop's ({', '.join(differing)}), "
-                          "so it would be rebuilt rather than used. Nothing was changed."))
+            user_message=SETTINGS_DIFFER)
 
 
 def _check_free_space(folder: Path, needed: int) -> None:
@@ -286,8 +288,7 @@ def _check_free_space(folder: Path, needed: int) -> None:
     if free < needed * 1.05 + 16 * MIB:
         raise KnowledgeBundleError(
             f"{free // MIB} MiB free in {folder}, {needed // MIB} MiB needed",
-            user_message=(f"Not enough disk space to import the bundle ({needed // MIB} MiB needed beside the "
-                          "current index). Nothing was changed."))
+            user_message=NO_SPACE)
 
 
 def _extract_member(bundle: zipfile.ZipFile, name: str, expected: dict, target: Path, meter: "_Meter") -> None:

@@ -178,7 +178,7 @@ def test_other_index_settings_are_refused(exported, hashing_embedder):
     bundle, _ = exported
     with pytest.raises(KnowledgeBundleError, match="chunking") as refused:
         import_bundle(bundle, default_kb_dir(), hashing_embedder, IndexParams(chunk_tokens=128))
-    assert "other settings" in refused.value.user_message and "chunking" in refused.value.user_message
+    assert "other index settings" in refused.value.user_message and "chunking: bundle" in str(refused.value)
     with pytest.raises(KnowledgeBundleError, match="dense index"):
         import_bundle(bundle, default_kb_dir(), hashing_embedder, IndexParams(dense_index="hnsw"))
 
