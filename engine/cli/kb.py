@@ -184,7 +184,7 @@ def _export(args) -> int:
         print(json.dumps(result, indent=2))
         return 0
     print(f"exported {result['documents']} documents ({result['clinic_documents']} added by the clinic), "
-          f"{result['chunks']} chunks, to {result['file']} ({result['bytes'] / 2**20:.1f} MiB)")
+          f"{result['chunks']} chunks, to {result['file']} ({result['bytes'] / 2**20:.1f} MiB) in {result['seconds']:.1f} s")
     if result["clinic_documents"]:
         print("note: the bundle holds the clinic's documents in plain text; copy it only to the clinic's desktops",
               file=sys.stderr)

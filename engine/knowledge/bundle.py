@@ -66,6 +66,7 @@ def export_bundle(kb: KnowledgeBase, target: Path, progress: ProgressFn | None =
                   cancelled: Callable[[], bool] | None = None) -> dict:
     """Write the open, up-to-date index of `kb` to the bundle `target`; returns its summary."""
     target = Path(target)
+    started = time.perf_counter()
     with kb._lock:
         manifest_bytes, handles = _snapshot(kb.folder)
     try:
@@ -93,7 +94,8 @@ def export_bundle(kb: KnowledgeBase, target: Path, progress: ProgressFn | None =
     finally:
         for handle in handles.values():
             handle.close()
-    return {"file": str(target), "bytes": target.stat().st_size, **info["counts"], "embedding": info["embedding"]}
+    return {"file": str(target), "bytes": target.stat().st_size, **info["counts"], "embedding": info["embedding"],
+            "seconds": round(time.perf_counter() - started, 2)}
 
 
 def read_bundle_info(source: Path) -> dict:
@@ -356,4 +358,5 @@ class _Meter:
         elapsed = time.perf_counter() - self.started
         eta = (self.total - self.done) * elapsed / self.done if self.done else None
         total_mib = max(1, -(-self.total // MIB))
-        self.progress(Progress(self.stage, min(total_mib, self.done // MIB), total_mib, eta, "MiB"))
+        done_mib = total_mib if self.done >= self.total else min(total_mib - 1, self.done // MIB)
+        self.progress(Progress(self.stage, done_mib, total_mib, eta, "MiB"))
