@@ -51,6 +51,8 @@ KNOWN_MESSAGES = (
     QT_TRANSLATE_NOOP("EngineErrors", "The bundle was built with another embedding model (or embedding settings) than this desktop uses, so its vectors cannot be searched here. Nothing was changed."),  # noqa: E501
     QT_TRANSLATE_NOOP("EngineErrors", "The bundle was built with other index settings (or another default corpus) than this desktop's, so it would be rebuilt rather than used. Nothing was changed."),  # noqa: E501
     QT_TRANSLATE_NOOP("EngineErrors", "Not enough disk space to import the bundle beside the current index. Nothing was changed."),  # noqa: E501
+    QT_TRANSLATE_NOOP("EngineErrors", "The bundle file was not found. Nothing was changed."),
+    QT_TRANSLATE_NOOP("EngineErrors", "The folder to export the bundle to does not exist."),
     QT_TRANSLATE_NOOP("EngineErrors", "The demo has no knowledge base to export or import."),
 )
 

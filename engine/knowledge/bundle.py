@@ -43,8 +43,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import BinaryIO, Callable
 
-from engine.errors import (BundleManifestMismatch, BundleVersionUnknown, EmbeddingModelMismatch, KnowledgeBundleError,
-                           KnowledgeIndexError, NotAKnowledgeBundle)
+from engine.errors import (BundleManifestMismatch, BundleVersionUnknown, EmbeddingModelMismatch, InputError,
+                           KnowledgeBundleError, KnowledgeIndexError, NotAKnowledgeBundle)
 from engine.knowledge.store import (COMMIT_FOLDER, FORMAT_VERSION, MANIFEST, BuildCancelled, KnowledgeBase, Manifest,
                                     Progress, ProgressFn, _fsync_dir, new_staging, publish, recover)
 
@@ -60,12 +60,16 @@ SNAPSHOT_TRIES = 20
 SETTINGS_DIFFER = ("The bundle was built with other index settings (or another default corpus) than this desktop's, "
                    "so it would be rebuilt rather than used. Nothing was changed.")
 NO_SPACE = "Not enough disk space to import the bundle beside the current index. Nothing was changed."
+NOT_FOUND = "The bundle file was not found. Nothing was changed."
+NO_FOLDER = "The folder to export the bundle to does not exist."
 
 
 def export_bundle(kb: KnowledgeBase, target: Path, progress: ProgressFn | None = None,
                   cancelled: Callable[[], bool] | None = None) -> dict:
     """Write the open, up-to-date index of `kb` to the bundle `target`; returns its summary."""
     target = Path(target)
+    if not target.parent.is_dir():
+        raise InputError(f"no folder {target.parent}", user_message=NO_FOLDER)
     started = time.perf_counter()
     with kb._lock:
         manifest_bytes, handles = _snapshot(kb.folder)
@@ -101,6 +105,7 @@ def export_bundle(kb: KnowledgeBase, target: Path, progress: ProgressFn | None =
 def read_bundle_info(source: Path) -> dict:
     """The checked `bundle.json` of `source` (members listed exactly, known versions)."""
     source = Path(source)
+    _require_file(source)
     try:
         with zipfile.ZipFile(source) as bundle:
             return _checked_info(bundle, source)
@@ -116,6 +121,7 @@ def import_bundle(source: Path, folder: Path, embedder, params, *, progress: Pro
     so that the imported index is searched as it is, never rebuilt."""
     source, folder = Path(source), Path(folder)
     started = time.perf_counter()
+    _require_file(source)
     try:
         bundle = zipfile.ZipFile(source)
     except (zipfile.BadZipFile, OSError) as exc:
@@ -226,6 +232,11 @@ def _bundle_info(kb: KnowledgeBase, manifest: dict, members: dict[str, dict]) ->
 
 
 # -- import helpers ---------------------------------------------------------------------------
+def _require_file(source: Path) -> None:
+    if not source.is_file():
+        raise InputError(f"{source} is not a file", user_message=NOT_FOUND)
+
+
 def _checked_info(bundle: zipfile.ZipFile, source: Path) -> dict:
     names = set(bundle.namelist())
     if BUNDLE_MANIFEST not in names:

@@ -20,8 +20,9 @@ so `kb add` refuses a document in which any of these appear, unless the user ove
   year). Reference text mentions years ("2019 guidelines", "(Smith 2019)"), doses
   ("5 mg/kg/day", "1-2 tablets") and dates without a person; none of these is flagged.
 
-Findings carry the line number and a masked excerpt (digits become `#`, a name keeps
-its first letter), so what is printed or logged never holds the identifier itself.
+Findings carry the line number and a masked excerpt (digits become `#`; a name, and any
+word on the line that could be one, keeps only its first letter), so what is printed or
+logged never holds the identifier itself.
 """
 
 from __future__ import annotations
@@ -162,10 +163,29 @@ def masked_excerpt(line: str, spans: list[tuple[int, int]], focus: tuple[int, in
             else:
                 first = True
     masked = re.sub(r"\d", "#", "".join(chars))
+    masked = _POSSIBLE_NAME.sub(_mask_possible_name, masked)
     start = max(0, focus[0] - EXCERPT_CHARS // 2)
     end = min(len(masked), start + EXCERPT_CHARS)
     start = max(0, end - EXCERPT_CHARS)
     return ("…" if start else "") + masked[start:end].strip() + ("…" if end < len(masked) else "")
+
+
+# In a flagged line, any word that could be a name is cut to its first letter as well (a
+# name the detectors did not tie to the finding, e.g. "DOB 1962-03-14 (John Smith)"):
+# capitalised English words and 2-4 syllable Hangul words led by a common surname, except
+# the labels that make the excerpt readable.
+_POSSIBLE_NAME = re.compile(rf"\b[A-Z][a-z'\-]+\b|(?<![가-힣])[{_SURNAMES}][가-힣]{{1,3}}(?![가-힣])")
+_KEPT_WORDS = {
+    "Name", "Patient", "Phone", "Tel", "Telephone", "Mobile", "Cell", "Contact", "Date", "Birth", "Born", "Chart",
+    "Medical", "Record", "Number", "Hospital", "Case", "Mr", "Mrs", "Ms", "Miss", "Mx", "Seen", "Home", "Work",
+    "연락처", "전화", "전화번호", "성명", "이름", "생일", "출생", "출생일", "등록번호", "병록번호", "주민번호", "내원", "입원",
+    "외래", "환자", "환자명", "진료번호",
+}
+
+
+def _mask_possible_name(match: re.Match) -> str:
+    word = match.group(0)
+    return word if word in _KEPT_WORDS else word[0] + "*" * (len(word) - 1)
 
 
 def summarise(findings: Iterable[Finding]) -> dict[str, int]:

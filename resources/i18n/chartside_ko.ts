@@ -276,6 +276,14 @@
             <source>The demo has no knowledge base to export or import.</source>
             <translation>데모에는 내보내거나 가져올 지식 베이스가 없습니다.</translation>
         </message>
+        <message>
+            <source>The bundle file was not found. Nothing was changed.</source>
+            <translation>번들 파일을 찾을 수 없습니다. 아무것도 바꾸지 않았습니다.</translation>
+        </message>
+        <message>
+            <source>The folder to export the bundle to does not exist.</source>
+            <translation>번들을 내보낼 폴더가 없습니다.</translation>
+        </message>
     </context>
     <context>
         <name>Errors</name>

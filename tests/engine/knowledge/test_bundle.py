@@ -201,3 +201,11 @@ def test_cancelled_import_changes_nothing(exported, tmp_path, hashing_embedder):
     with pytest.raises(BuildCancelled):
         import_bundle(bundle, folder, hashing_embedder, IndexParams(), cancelled=lambda: True)
     assert (folder / "manifest.json").read_bytes() == before and not list(folder.glob(STAGING_PREFIX + "*"))
+
+
+def test_missing_files_and_folders_are_named(exported, tmp_path, hashing_embedder, capsys):
+    bundle, _ = exported
+    assert main(["kb", "import", str(tmp_path / "nowhere.kbundle")]) == 2
+    assert "The bundle file was not found. Nothing was changed." in capsys.readouterr().err
+    assert main(["kb", "export", str(tmp_path / "no" / "such" / "folder.kbundle")]) == 2
+    assert "does not exist" in capsys.readouterr().err

@@ -183,3 +183,36 @@ def test_years_doses_and_ranges_never_trigger(year, dose, low, high, unit):
             f"{year}년 지침: {dose}{unit} 1일 1회, 이후 {low}~{high}{unit}. 목표 {low}/{high}.\n"
             f"See the {year} update (Kim et al., {year}), table {low}.{high}.")
     assert scan_text(text) == []
+
+
+SURNAMES = "김이박최정강조윤장임한오서신권황"
+GIVEN = "민준서연지우하은도윤수아예준시우지호유진"
+DATE_FORMATS = ("{y}-{m:02d}-{d:02d}", "{y}.{m}.{d}", "{y}년 {m}월 {d}일", "{m:02d}/{d:02d}/{y}", "{d} March {y}")
+
+
+@st.composite
+def dates(draw) -> str:
+    year, (month, day) = draw(st.integers(1930, 2024)), draw(MONTH_DAY)
+    return draw(st.sampled_from(DATE_FORMATS)).format(y=year, m=month, d=day)
+
+
+@settings(max_examples=150, deadline=None)
+@given(surname=st.sampled_from(SURNAMES), given_name=st.text(GIVEN, min_size=2, max_size=2), date=dates(),
+       before=REFERENCE_LINES, template=st.sampled_from(["{name}님 {date} 내원", "성명: {name} 생년월일 {date}",
+                                                         "환자: {name}, {date} 입원"]))
+def test_a_korean_name_beside_a_date_is_found_and_masked(surname, given_name, date, before, template):
+    name = surname + given_name
+    findings = scan_text(f"{before}\n{template.format(name=name, date=date)}")
+    assert {f.kind for f in findings} & {"name_and_date", "birth_date"}
+    assert all(f.line == 2 and name not in f.excerpt for f in findings)
+
+
+@settings(max_examples=150, deadline=None)
+@given(first=st.sampled_from(["John", "Mary", "Robert", "Linda", "James", "Susan"]),
+       last=st.sampled_from(["Smith", "Johnson", "Williams", "Brown", "Garcia", "Miller"]), date=dates(),
+       template=st.sampled_from(["Name: {first} {last}, DOB {date}", "Patient: {first} {last} seen {date}",
+                                 "Mrs. {last} attended on {date}", "DOB: {date} ({first} {last})"]))
+def test_an_english_name_beside_a_date_is_found_and_masked(first, last, date, template):
+    findings = scan_text(template.format(first=first, last=last, date=date))
+    assert {f.kind for f in findings} & {"name_and_date", "birth_date"}
+    assert all(last not in f.excerpt and not re.search(r"\d", f.excerpt) for f in findings)
