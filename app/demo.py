@@ -367,7 +367,7 @@ class DemoEngine:
     def kb_stats(self) -> dict:
         return dict(self._kb)
 
-    def kb_add(self, paths: list[str], progress: Progress = None, cancel=None) -> dict:
+    def kb_add(self, paths: list[str], progress: Progress = None, cancel=None, allow_patient_data: bool = False) -> dict:
         added = 0
         for index, path in enumerate(paths, start=1):
             if cancel is not None and cancel.cancelled:
@@ -388,6 +388,11 @@ class DemoEngine:
         if progress:
             progress(1, 1, "rebuilt")
         return dict(self._kb)
+
+    def kb_export(self, path: str, progress: Progress = None, cancel=None) -> dict:
+        raise InputError("demo export", user_message="The demo has no knowledge base to export or import.")
+
+    kb_import = kb_export
 
     # -- export ------------------------------------------------------------------------------
     def export_conversation(self, session_id: str, path: str, fmt: str = "md") -> None:

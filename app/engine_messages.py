@@ -42,6 +42,18 @@ KNOWN_MESSAGES = (
     QT_TRANSLATE_NOOP("EngineErrors", "Export format must be JSON, Markdown or PDF."),
     QT_TRANSLATE_NOOP("EngineErrors", "Export format must be Markdown or PDF."),
     QT_TRANSLATE_NOOP("EngineErrors", "Export format must be JSON or Markdown."),
+    QT_TRANSLATE_NOOP("EngineErrors", "These documents look like patient records, so nothing was added: the knowledge base is not encrypted and bundles copy it to other desktops. Remove the lines listed, or override explicitly (recorded in the audit log)."),  # noqa: E501
+    QT_TRANSLATE_NOOP("EngineErrors", "Unlock the patient store first: adding documents that look like patient data is recorded in its audit log. Nothing was added."),  # noqa: E501
+    QT_TRANSLATE_NOOP("EngineErrors", "The knowledge-base bundle was refused. Nothing was changed."),
+    QT_TRANSLATE_NOOP("EngineErrors", "This file is not a Chartside knowledge-base bundle. Nothing was changed."),
+    QT_TRANSLATE_NOOP("EngineErrors", "This bundle was made by a Chartside version this desktop does not know; update Chartside here, or export the bundle again. Nothing was changed."),  # noqa: E501
+    QT_TRANSLATE_NOOP("EngineErrors", "The bundle is damaged or was altered: its files do not match their sha256 manifest. Copy or export it again. Nothing was changed."),  # noqa: E501
+    QT_TRANSLATE_NOOP("EngineErrors", "The bundle was built with another embedding model (or embedding settings) than this desktop uses, so its vectors cannot be searched here. Nothing was changed."),  # noqa: E501
+    QT_TRANSLATE_NOOP("EngineErrors", "The bundle was built with other index settings (or another default corpus) than this desktop's, so it would be rebuilt rather than used. Nothing was changed."),  # noqa: E501
+    QT_TRANSLATE_NOOP("EngineErrors", "Not enough disk space to import the bundle beside the current index. Nothing was changed."),  # noqa: E501
+    QT_TRANSLATE_NOOP("EngineErrors", "The bundle file was not found. Nothing was changed."),
+    QT_TRANSLATE_NOOP("EngineErrors", "The folder to export the bundle to does not exist."),
+    QT_TRANSLATE_NOOP("EngineErrors", "The demo has no knowledge base to export or import."),
 )
 
 

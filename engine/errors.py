@@ -58,3 +58,39 @@ class InputError(ChartsideError):
 
 class ClinicalPackError(ChartsideError):
     user_message = "The clinical concept pack is missing or could not be built; run `chartside clinical build-pack`."
+
+
+class PatientDataFound(InputError):
+    """Documents for the knowledge base hold what looks like patient data. `findings` maps
+    each file to its findings (line numbers and masked excerpts, never the identifiers)."""
+
+    user_message = ("These documents look like patient records, so nothing was added: the knowledge base is not "
+                    "encrypted and bundles copy it to other desktops. Remove the lines listed, or override "
+                    "explicitly (recorded in the audit log).")
+
+    def __init__(self, detail: str = "", *, findings: dict | None = None, user_message: str | None = None):
+        super().__init__(detail, user_message=user_message)
+        self.findings = findings or {}
+
+
+class KnowledgeBundleError(ChartsideError):
+    user_message = "The knowledge-base bundle was refused. Nothing was changed."
+
+
+class NotAKnowledgeBundle(KnowledgeBundleError):
+    user_message = "This file is not a Chartside knowledge-base bundle. Nothing was changed."
+
+
+class BundleVersionUnknown(KnowledgeBundleError):
+    user_message = ("This bundle was made by a Chartside version this desktop does not know; update Chartside "
+                    "here, or export the bundle again. Nothing was changed.")
+
+
+class BundleManifestMismatch(KnowledgeBundleError):
+    user_message = ("The bundle is damaged or was altered: its files do not match their sha256 manifest. "
+                    "Copy or export it again. Nothing was changed.")
+
+
+class EmbeddingModelMismatch(KnowledgeBundleError):
+    user_message = ("The bundle was built with another embedding model (or embedding settings) than this desktop "
+                    "uses, so its vectors cannot be searched here. Nothing was changed.")

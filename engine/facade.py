@@ -539,11 +539,48 @@ class Engine:
                 "user_documents": kb.list_documents("user"),
                 "attribution": "MedQuAD (Ben Abacha & Demner-Fushman, BMC Bioinformatics 2019), CC BY 4.0"}
 
-    def kb_add(self, paths, progress: Progress | None = None, cancel: CancelToken | None = None) -> dict:
+    def kb_add(self, paths, progress: Progress | None = None, cancel: CancelToken | None = None,
+               allow_patient_data: bool = False) -> dict:
+        """Add clinic documents; PatientDataFound (nothing added) when one looks like patient
+        data, unless `allow_patient_data`: that override is written to the vault's audit log
+        first, so it needs the vault unlocked."""
         kb = self._kb_or_raise()
         result = kb.add_files([Path(p) for p in paths], progress=_kb_progress(progress),
-                              cancelled=(lambda: cancel.cancelled) if cancel else None)
+                              cancelled=(lambda: cancel.cancelled) if cancel else None,
+                              allow_patient_data=allow_patient_data, on_patient_data=self._audit_patient_data_override)
         return result if isinstance(result, dict) else {"result": result}
+
+    def _audit_patient_data_override(self, summary: dict) -> None:
+        from engine.knowledge.patient_data import audit_override
+
+        if self._vault is None:
+            raise VaultError("patient-data override with the vault locked",
+                             user_message="Unlock the patient store first: adding documents that look like patient "
+                                          "data is recorded in its audit log. Nothing was added.")
+        audit_override(self._vault, summary)
+
+    def kb_export(self, path, progress: Progress | None = None, cancel: CancelToken | None = None) -> dict:
+        """Write the knowledge base to a bundle file for the clinic's other desktops."""
+        from engine.knowledge.bundle import export_bundle
+
+        return export_bundle(self._kb_or_raise(), Path(path), progress=_kb_progress(progress),
+                             cancelled=(lambda: cancel.cancelled) if cancel else None)
+
+    def kb_import(self, path, progress: Progress | None = None, cancel: CancelToken | None = None) -> dict:
+        """Replace the knowledge base by a bundle (verified first, atomic); searches reopen it."""
+        from engine.knowledge import IndexParams, default_kb_dir
+        from engine.knowledge.bundle import import_bundle
+
+        try:
+            return import_bundle(Path(path), default_kb_dir(), self._shared_embedder(),
+                                 IndexParams.from_settings(self.settings), progress=_kb_progress(progress),
+                                 cancelled=(lambda: cancel.cancelled) if cancel else None)
+        finally:
+            with self._lock:  # the next search or kb_* call opens whichever index is live now
+                if self._kb is not None:
+                    self._kb.close()
+                self._kb = None
+                self._knowledge = _UNSET
 
     def kb_remove(self, doc_ids_or_paths) -> list[str]:
         return self._kb_or_raise().remove([str(p) for p in doc_ids_or_paths])

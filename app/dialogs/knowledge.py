@@ -1,18 +1,25 @@
 """The knowledge base: what is indexed, adding files and folders with progress, ETA and
-cancel, removing documents, rebuilding. The engine persists the index and its progress,
-so the counts shown on opening are those that survived the last run."""
+cancel, removing documents, rebuilding, exporting and importing bundles for the clinic's
+other desktops. The engine persists the index and its progress, so the counts shown on
+opening are those that survived the last run.
+
+The knowledge base is not encrypted and bundles copy it, so the dialog says so where
+documents are added; documents that look like patient data are refused with their lines
+(masked) unless the confirm box is ticked, which the engine records in the audit log."""
 
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QT_TRANSLATE_NOOP, Qt
-from PySide6.QtWidgets import (QDialog, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
-                               QProgressBar, QPushButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QDialog, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QListWidget,
+                               QListWidgetItem, QMessageBox, QProgressBar, QPushButton, QVBoxLayout, QWidget)
 
 from app.errors import user_message
 from app.panels.sources import MEDQUAD_ATTRIBUTION
 from app.workers import EngineRunner, ProgressBridge
+from engine.errors import PatientDataFound
 from engine.llm.types import CancelToken
 
 ROLE = Qt.ItemDataRole.UserRole
@@ -25,6 +32,16 @@ STAT_LABELS = {
     "embedding_model": QT_TRANSLATE_NOOP("KnowledgeBaseDialog", "Embedding model"),
 }
 DOCUMENT_FILTER = "*.txt *.md *.pdf *.jsonl *.json"
+FINDING_KINDS = {
+    "resident_registration_number": QT_TRANSLATE_NOOP("KnowledgeBaseDialog", "resident registration number"),
+    "phone_number": QT_TRANSLATE_NOOP("KnowledgeBaseDialog", "phone number"),
+    "chart_number": QT_TRANSLATE_NOOP("KnowledgeBaseDialog", "chart number"),
+    "birth_date": QT_TRANSLATE_NOOP("KnowledgeBaseDialog", "date of birth"),
+    "name_and_date": QT_TRANSLATE_NOOP("KnowledgeBaseDialog", "name beside a date"),
+}
+BUNDLE_FILTER = "*.kbundle *.zip"
+BUNDLE_NAME = "chartside-knowledge.kbundle"
+FINDINGS_SHOWN = 12
 
 
 def format_eta(seconds: float) -> str:
@@ -70,6 +87,21 @@ class KnowledgeBaseDialog(QDialog):
         self.add_folder_button = QPushButton(self.tr("Add folder…"), objectName="kbAddFolder")
         self.remove_button = QPushButton(self.tr("Remove"), objectName="kbRemove")
         self.rebuild_button = QPushButton(self.tr("Rebuild index"), objectName="kbRebuild")
+        self.export_button = QPushButton(self.tr("Export…"), objectName="kbExport")
+        self.import_button = QPushButton(self.tr("Import…"), objectName="kbImport")
+        self.export_button.setToolTip(self.tr("Write the knowledge base, with your documents, to a bundle file for "
+                                              "the clinic's other desktops."))
+        self.import_button.setToolTip(self.tr("Replace this desktop's knowledge base by a bundle exported on another "
+                                              "desktop. The bundle is verified first."))
+        self.plain_notice = QLabel(self.tr("The knowledge base is not encrypted, and Export copies it to other "
+                                           "desktops: add clinic reference documents (protocols, leaflets), never "
+                                           "patient records."), objectName="kbPlainNotice", wordWrap=True)
+        self.plain_notice.setStyleSheet("background: #fff3e0; border: 1px solid #ef6c00; border-radius: 4px; "
+                                        "padding: 6px;")
+        self.allow_patient_data = QCheckBox(self.tr("Add even if a document looks like patient data (recorded in "
+                                                    "the audit log)"), objectName="kbAllowPatientData")
+        self.findings = QLabel(objectName="kbFindings", wordWrap=True, visible=False)
+        self.findings.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.progress = QProgressBar(objectName="kbProgress", minimum=0, maximum=1, value=0, textVisible=False)
         self.progress_text = QLabel(objectName="kbProgressText", wordWrap=True)
         self.eta = QLabel(objectName="kbEta")
@@ -81,6 +113,11 @@ class KnowledgeBaseDialog(QDialog):
         actions = QHBoxLayout()
         for button in (self.add_files_button, self.add_folder_button, self.remove_button, self.rebuild_button):
             actions.addWidget(button)
+        bundles = QHBoxLayout()
+        bundles.addWidget(QLabel(self.tr("Other desktops:")))
+        bundles.addWidget(self.export_button)
+        bundles.addWidget(self.import_button)
+        bundles.addStretch(1)
         progress_row = QHBoxLayout()
         progress_row.addWidget(self.progress, 1)
         progress_row.addWidget(self.eta)
@@ -89,15 +126,21 @@ class KnowledgeBaseDialog(QDialog):
         layout.addLayout(self.stats_form)
         layout.addWidget(QLabel(self.tr("Documents you added:")))
         layout.addWidget(self.documents, 1)
+        layout.addWidget(self.plain_notice)
         layout.addLayout(actions)
+        layout.addWidget(self.allow_patient_data)
+        layout.addLayout(bundles)
         layout.addLayout(progress_row)
         layout.addWidget(self.progress_text)
+        layout.addWidget(self.findings)
         layout.addWidget(attribution)
 
         self.add_files_button.clicked.connect(self.choose_files)
         self.add_folder_button.clicked.connect(self.choose_folder)
         self.remove_button.clicked.connect(self.remove_selected)
         self.rebuild_button.clicked.connect(self.rebuild)
+        self.export_button.clicked.connect(self.choose_export)
+        self.import_button.clicked.connect(self.choose_import)
         self.cancel_button.clicked.connect(self.cancel)
         self.refresh()
 
@@ -143,7 +186,29 @@ class KnowledgeBaseDialog(QDialog):
             self.add([folder])
 
     def add(self, paths: list[str]) -> None:
-        self._start(self.tr("Adding documents…"), self._engine.kb_add, list(paths))
+        override = {"allow_patient_data": True} if self.allow_patient_data.isChecked() else {}
+        self._start(self.tr("Adding documents…"), self._engine.kb_add, list(paths), **override)
+
+    def choose_export(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export the knowledge base"), BUNDLE_NAME,
+                                              self.tr("Knowledge-base bundles (%1)").replace("%1", BUNDLE_FILTER))
+        if path:
+            self.export(path)
+
+    def export(self, path: str) -> None:
+        self._start(self.tr("Exporting the knowledge base…"), self._engine.kb_export, path)
+
+    def choose_import(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Import a knowledge base"), "",
+                                              self.tr("Knowledge-base bundles (%1)").replace("%1", BUNDLE_FILTER))
+        if path and QMessageBox.question(
+                self, self.tr("Import a knowledge base"),
+                self.tr("Replace this desktop's knowledge base, including the documents added here, by the bundle? "
+                        "It is verified before anything is replaced.")) == QMessageBox.StandardButton.Yes:
+            self.import_bundle(path)
+
+    def import_bundle(self, path: str) -> None:
+        self._start(self.tr("Verifying and importing the bundle…"), self._engine.kb_import, path)
 
     def rebuild(self) -> None:
         self._start(self.tr("Rebuilding the index…"), self._engine.kb_rebuild)
@@ -154,9 +219,10 @@ class KnowledgeBaseDialog(QDialog):
             self._runner.call(self, self._engine.kb_remove, keys, lane="background",
                               on_result=lambda _r: self.refresh(), on_error=self._failed)
 
-    def _start(self, message: str, method, *args) -> None:
+    def _start(self, message: str, method, *args, **kwargs) -> None:
         if self.running:
             return
+        self.findings.hide()
         self._cancel = CancelToken()
         self._started = time.monotonic()
         bridge = ProgressBridge(self)
@@ -166,7 +232,7 @@ class KnowledgeBaseDialog(QDialog):
         self.eta.clear()
         self._set_running(True)
         self._runner.call(self, method, *args, progress=bridge, cancel=self._cancel, lane="background",
-                          on_result=self._finished, on_error=self._failed, on_finished=self._ended)
+                          on_result=self._finished, on_error=self._failed, on_finished=self._ended, **kwargs)
 
     def cancel(self) -> None:
         if self._cancel is not None:
@@ -189,12 +255,29 @@ class KnowledgeBaseDialog(QDialog):
         cancelled = self._cancel is not None and self._cancel.cancelled
         self.progress_text.setText(self.tr("Stopped. What was indexed so far is kept.") if cancelled
                                    else self.tr("Done."))
+        self.allow_patient_data.setChecked(False)  # an override covers one add, never the next
 
     def _failed(self, exc: BaseException) -> None:
         if self._cancel is not None and self._cancel.cancelled:
             self.progress_text.setText(self.tr("Stopped. What was indexed so far is kept."))
         else:
             self.progress_text.setText(user_message(exc))
+        if isinstance(exc, PatientDataFound):
+            self._show_findings(exc.findings)
+
+    def _show_findings(self, findings: dict) -> None:
+        """The refused files' lines, as the engine masked them (digits as #, names cut short)."""
+        lines = []
+        for path, found in findings.items():
+            lines.append(self.tr("%1: looks like patient data").replace("%1", Path(path).name))
+            for finding in found[:FINDINGS_SHOWN]:
+                kind = QCoreApplication.translate("KnowledgeBaseDialog", FINDING_KINDS.get(finding.kind, finding.kind))
+                lines.append("  " + self.tr("line %1: %2: %3").replace("%1", str(finding.line)).replace("%2", kind)
+                             .replace("%3", finding.excerpt))
+            if len(found) > FINDINGS_SHOWN:
+                lines.append("  " + self.tr("… and %1 more").replace("%1", str(len(found) - FINDINGS_SHOWN)))
+        self.findings.setText("\n".join(lines))
+        self.findings.show()
 
     def _ended(self) -> None:
         self._cancel = None
@@ -206,6 +289,7 @@ class KnowledgeBaseDialog(QDialog):
 
     def _set_running(self, running: bool) -> None:
         self.progress.setTextVisible(running)
-        for button in (self.add_files_button, self.add_folder_button, self.remove_button, self.rebuild_button):
+        for button in (self.add_files_button, self.add_folder_button, self.remove_button, self.rebuild_button,
+                       self.export_button, self.import_button):
             button.setEnabled(not running)
         self.cancel_button.setEnabled(running)

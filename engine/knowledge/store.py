@@ -46,11 +46,12 @@ from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
-from engine.errors import ChartsideError, InputError, KnowledgeIndexError
+from engine.errors import ChartsideError, InputError, KnowledgeIndexError, PatientDataFound
 from engine.knowledge import corpus as corpus_mod
 from engine.knowledge.bm25 import SparseBM25
 from engine.knowledge.corpus import Document
 from engine.knowledge.dense import DenseIndex
+from engine.knowledge.patient_data import scan_text, summarise
 from engine.knowledge.text import TOKENIZER_VERSION, chunk_text, default_counter, tokenize
 from engine.protocols import Embedder
 
@@ -603,41 +604,41 @@ class KnowledgeBase:
 
     # --- user documents ---------------------------------------------------------------
     def add_files(self, paths: Sequence[Path], progress: ProgressFn | None = None,
-                  cancelled: Callable[[], bool] | None = None) -> dict:
+                  cancelled: Callable[[], bool] | None = None, *, allow_patient_data: bool = False,
+                  on_patient_data: Callable[[dict], None] | None = None) -> dict:
         """Add or update txt/md/pdf files (folders are searched). Returns counts.
+
+        Every new or changed file is read and scanned for what looks like patient data
+        first (`patient_data.scan_text`): if any is found, PatientDataFound is raised and
+        nothing is added, unless `allow_patient_data`; then `on_patient_data({file name:
+        {kind: count}})` runs before anything is embedded (the caller audits the override;
+        if it raises, nothing is added).
 
         Progress is reported per document (done/total, ETA). On cancel, the documents
         finished so far are kept and BuildCancelled is raised.
         """
         files = list(corpus_mod.expand_paths([Path(p) for p in paths]))
         result: dict = {"added": 0, "updated": 0, "unchanged": 0, "chunks_embedded": 0, "errors": []}
-        start = time.perf_counter()
         self._require_loaded()
+        documents = self._read_user_files(files, result, progress)
+        self._screen_for_patient_data(documents, allow_patient_data, on_patient_data)
+        start = time.perf_counter()
         pending: list[tuple[Document, list[tuple]]] = []
         self._report(progress, "adding", 0, len(files))
         # Reading and embedding run without the lock, so searches go on meanwhile; only
         # the commit (a second or so) holds it.
         try:
-            for i, path in enumerate(files):
+            for i, (path, doc, known) in enumerate(documents):
                 if cancelled is not None and cancelled():
                     raise BuildCancelled(f"cancelled after {i} of {len(files)} documents")
-                try:
-                    doc = corpus_mod.read_user_file(path)
-                except InputError as exc:
-                    doc = None
-                    result["errors"].append(f"{path}: {exc}")
-                if doc is not None:
-                    with self._lock:
-                        row = self._connect().execute(
-                            "SELECT content_hash FROM documents WHERE doc_id = ?", (doc.doc_id,)).fetchone()
-                    if row is not None and row[0] == doc.content_hash:
-                        result["unchanged"] += 1
-                    else:
-                        chunks = self._chunk(doc)
-                        vectors = self._embed([embed_text(c[3], c[4]) for c in chunks], None, None)
-                        pending.append((doc, list(zip(chunks, vectors))))
-                        result["updated" if row is not None else "added"] += 1
-                        result["chunks_embedded"] += len(chunks)
+                if doc is not None and known == doc.content_hash:
+                    result["unchanged"] += 1
+                elif doc is not None:
+                    chunks = self._chunk(doc)
+                    vectors = self._embed([embed_text(c[3], c[4]) for c in chunks], None, None)
+                    pending.append((doc, list(zip(chunks, vectors))))
+                    result["updated" if known is not None else "added"] += 1
+                    result["chunks_embedded"] += len(chunks)
                 done = i + 1
                 elapsed = time.perf_counter() - start
                 self._report(progress, "adding", done, len(files), (len(files) - done) * elapsed / done, str(path))
@@ -646,6 +647,46 @@ class KnowledgeBase:
                 with self._lock:
                     self._commit_user_documents(pending)
         return result
+
+    def _read_user_files(self, files: list[Path], result: dict,
+                         progress: ProgressFn | None) -> list[tuple[Path, Document | None, str | None]]:
+        """(path, document or None when unreadable, content hash already stored or None)."""
+        documents = []
+        for i, path in enumerate(files):
+            try:
+                doc = corpus_mod.read_user_file(path)
+            except InputError as exc:
+                doc = None
+                result["errors"].append(f"{path}: {exc}")
+            known = None
+            if doc is not None:
+                with self._lock:
+                    row = self._connect().execute(
+                        "SELECT content_hash FROM documents WHERE doc_id = ?", (doc.doc_id,)).fetchone()
+                known = row[0] if row is not None else None
+            documents.append((path, doc, known))
+            self._report(progress, "reading", i + 1, len(files))
+        return documents
+
+    @staticmethod
+    def _screen_for_patient_data(documents: list[tuple[Path, Document | None, str | None]], allow: bool,
+                                 on_patient_data: Callable[[dict], None] | None) -> None:
+        """Refuse (or, when allowed, report through `on_patient_data`) new or changed
+        documents that look like patient data; unchanged ones were screened when added."""
+        findings = {}
+        for path, doc, known in documents:
+            if doc is not None and known != doc.content_hash:
+                found = scan_text(doc.text)
+                if found:
+                    findings[str(path)] = found
+        if not findings:
+            return
+        lines = sum(len({f.line for f in found}) for found in findings.values())
+        if not allow:
+            raise PatientDataFound(f"{lines} lines in {len(findings)} of {len(documents)} files look like patient data",
+                                   findings=findings)
+        if on_patient_data is not None:
+            on_patient_data({Path(path).name: summarise(found) for path, found in findings.items()})
 
     def _commit_user_documents(self, pending: list[tuple[Document, list[tuple]]]) -> None:
         doc_ids = [doc.doc_id for doc, _ in pending]

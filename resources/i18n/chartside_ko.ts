@@ -236,6 +236,54 @@
         <source>Export format must be JSON or Markdown.</source>
         <translation>내보내기 형식은 JSON 또는 Markdown이어야 합니다.</translation>
     </message>
+    <message>
+        <source>These documents look like patient records, so nothing was added: the knowledge base is not encrypted and bundles copy it to other desktops. Remove the lines listed, or override explicitly (recorded in the audit log).</source>
+        <translation>이 문서는 환자 기록으로 보여 아무것도 추가하지 않았습니다. 지식 베이스는 암호화되지 않으며 번들로 다른 PC에 복사됩니다. 표시된 줄을 지우거나, 명시적으로 예외를 허용하세요(감사 기록에 남습니다).</translation>
+    </message>
+    <message>
+        <source>Unlock the patient store first: adding documents that look like patient data is recorded in its audit log. Nothing was added.</source>
+        <translation>먼저 환자 저장소의 잠금을 해제하세요. 환자 정보로 보이는 문서를 추가하면 그 감사 기록에 남습니다. 아무것도 추가하지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>The knowledge-base bundle was refused. Nothing was changed.</source>
+        <translation>지식 베이스 번들을 거부했습니다. 아무것도 바꾸지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>This file is not a Chartside knowledge-base bundle. Nothing was changed.</source>
+        <translation>이 파일은 Chartside 지식 베이스 번들이 아닙니다. 아무것도 바꾸지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>This bundle was made by a Chartside version this desktop does not know; update Chartside here, or export the bundle again. Nothing was changed.</source>
+        <translation>이 번들은 이 PC가 모르는 Chartside 버전에서 만들어졌습니다. 이 PC의 Chartside를 업데이트하거나 번들을 다시 내보내세요. 아무것도 바꾸지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>The bundle is damaged or was altered: its files do not match their sha256 manifest. Copy or export it again. Nothing was changed.</source>
+        <translation>번들이 손상되었거나 변경되었습니다. 파일이 sha256 목록과 맞지 않습니다. 다시 복사하거나 내보내세요. 아무것도 바꾸지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>The bundle was built with another embedding model (or embedding settings) than this desktop uses, so its vectors cannot be searched here. Nothing was changed.</source>
+        <translation>이 번들은 이 PC와 다른 임베딩 모델(또는 임베딩 설정)로 만들어져 여기서 벡터를 검색할 수 없습니다. 아무것도 바꾸지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>The bundle was built with other index settings (or another default corpus) than this desktop&apos;s, so it would be rebuilt rather than used. Nothing was changed.</source>
+        <translation>이 번들은 이 PC와 다른 색인 설정(또는 다른 기본 자료)으로 만들어져 그대로 쓰이지 않고 다시 만들어지게 됩니다. 아무것도 바꾸지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>Not enough disk space to import the bundle beside the current index. Nothing was changed.</source>
+        <translation>현재 색인 옆에 번들을 가져올 디스크 공간이 부족합니다. 아무것도 바꾸지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>The demo has no knowledge base to export or import.</source>
+        <translation>데모에는 내보내거나 가져올 지식 베이스가 없습니다.</translation>
+    </message>
+    <message>
+        <source>The bundle file was not found. Nothing was changed.</source>
+        <translation>번들 파일을 찾을 수 없습니다. 아무것도 바꾸지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>The folder to export the bundle to does not exist.</source>
+        <translation>번들을 내보낼 폴더가 없습니다.</translation>
+    </message>
 </context>
 <context>
     <name>Errors</name>
@@ -407,6 +455,90 @@
     <message>
         <source>Done.</source>
         <translation>완료했습니다.</translation>
+    </message>
+    <message>
+        <source>resident registration number</source>
+        <translation>주민등록번호</translation>
+    </message>
+    <message>
+        <source>phone number</source>
+        <translation>전화번호</translation>
+    </message>
+    <message>
+        <source>chart number</source>
+        <translation>차트 번호</translation>
+    </message>
+    <message>
+        <source>date of birth</source>
+        <translation>생년월일</translation>
+    </message>
+    <message>
+        <source>name beside a date</source>
+        <translation>이름과 날짜</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>내보내기…</translation>
+    </message>
+    <message>
+        <source>Import…</source>
+        <translation>가져오기…</translation>
+    </message>
+    <message>
+        <source>Write the knowledge base, with your documents, to a bundle file for the clinic&apos;s other desktops.</source>
+        <translation>추가한 문서를 포함한 지식 베이스를 병원의 다른 PC용 번들 파일로 저장합니다.</translation>
+    </message>
+    <message>
+        <source>Replace this desktop&apos;s knowledge base by a bundle exported on another desktop. The bundle is verified first.</source>
+        <translation>이 PC의 지식 베이스를 다른 PC에서 내보낸 번들로 바꿉니다. 번들은 먼저 검증됩니다.</translation>
+    </message>
+    <message>
+        <source>The knowledge base is not encrypted, and Export copies it to other desktops: add clinic reference documents (protocols, leaflets), never patient records.</source>
+        <translation>지식 베이스는 암호화되지 않으며 내보내기로 다른 PC에 복사됩니다. 진료 지침이나 안내문 같은 참고 문서만 추가하고, 환자 기록은 절대 추가하지 마세요.</translation>
+    </message>
+    <message>
+        <source>Add even if a document looks like patient data (recorded in the audit log)</source>
+        <translation>환자 정보로 보여도 추가(감사 기록에 남습니다)</translation>
+    </message>
+    <message>
+        <source>Other desktops:</source>
+        <translation>다른 PC:</translation>
+    </message>
+    <message>
+        <source>Export the knowledge base</source>
+        <translation>지식 베이스 내보내기</translation>
+    </message>
+    <message>
+        <source>Knowledge-base bundles (%1)</source>
+        <translation>지식 베이스 번들 (%1)</translation>
+    </message>
+    <message>
+        <source>Exporting the knowledge base…</source>
+        <translation>지식 베이스를 내보내는 중…</translation>
+    </message>
+    <message>
+        <source>Import a knowledge base</source>
+        <translation>지식 베이스 가져오기</translation>
+    </message>
+    <message>
+        <source>Replace this desktop&apos;s knowledge base, including the documents added here, by the bundle? It is verified before anything is replaced.</source>
+        <translation>이 PC에서 추가한 문서를 포함한 지식 베이스를 번들로 바꿀까요? 바꾸기 전에 먼저 검증합니다.</translation>
+    </message>
+    <message>
+        <source>Verifying and importing the bundle…</source>
+        <translation>번들을 검증하고 가져오는 중…</translation>
+    </message>
+    <message>
+        <source>%1: looks like patient data</source>
+        <translation>%1: 환자 정보로 보입니다</translation>
+    </message>
+    <message>
+        <source>line %1: %2: %3</source>
+        <translation>%1번째 줄: %2: %3</translation>
+    </message>
+    <message>
+        <source>… and %1 more</source>
+        <translation>… 외 %1개</translation>
     </message>
 </context>
 <context>
