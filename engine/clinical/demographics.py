@@ -40,7 +40,13 @@ _INFANT_AGE = [
     (re.compile(r"(?:생후\s*)?(?<![\d.])(?P<n>\d{1,2})\s*주\s*(?:된|째\s*된|차\s*된)\s*(?:아기|아이|신생아|애기)"), "weeks"),
     (re.compile(r"(?<![\d.])(?P<n>\d{1,2})\s*(?:-|\s)?weeks?(?:\s*|-)old", re.IGNORECASE | re.ASCII), "weeks"),
     (re.compile(r"(?<![\d.])(?P<n>\d{1,2})\s*(?:-|\s)?days?(?:\s*|-)old|생후\s*(?P<n2>\d{1,2})\s*일", re.IGNORECASE | re.ASCII), "days"),
+    (re.compile(r"태어난\s*지\s*(?P<n>\d{1,2})\s*(?:개월|달)|(?<![\d.])(?P<n2>\d{1,2})\s*달\s*(?:된|째)"), "months"),
+    (re.compile(r"태어난\s*지\s*(?P<n>\d{1,2})\s*주"), "weeks"),
+    (re.compile(r"태어난\s*지\s*(?P<n>\d{1,2})\s*일|(?<![\d.])(?P<n2>\d{1,3})\s*일\s*(?:된|째\s*된)\s*(?:아기|아이|신생아|애기)"), "days"),
 ]
+# "태어난 지 한 달 된 아기", "두 달 된 아기": months in native Korean numbers.
+_KOREAN_MONTHS = re.compile(r"(?:생후|태어난\s*지)?\s*(?P<word>한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|열한)\s*달\s*(?:된|째|밖에\s*안\s*된)")
+_KOREAN_NUMBERS = {"한": 1, "두": 2, "세": 3, "네": 4, "다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9, "열": 10, "열한": 11}
 _NATIVE_AGE = re.compile(
     rf"{_NOT_H_BEFORE}(?P<tens>열|스무|스물|서른|마흔|쉰|예순|일흔|여든|아흔)?\s*(?P<units>한|두|세|네|다섯|여섯|일곱|여덟|아홉)?\s*살(?![{_H}]*(?:이하|이상|미만))"
 )
@@ -129,6 +135,9 @@ def infant_age_in_months(text: str) -> float | None:
         if match:
             value = int(match.group("n") or match.groupdict().get("n2") or 0)
             return {"months": value, "weeks": value / 4.345, "days": value / 30.4}[unit]
+    native = _KOREAN_MONTHS.search(text)
+    if native:
+        return float(_KOREAN_NUMBERS[native["word"]])
     word = _ENGLISH_WORD_AGE.search(text)
     if word and word["what"].lower() in {"month", "week"}:
         value = _ENGLISH_NUMBER_WORDS[word["word"].lower()]

@@ -25,7 +25,12 @@ def _rx(*parts: str) -> re.Pattern:
 CHEST_PAIN = _rx(
     r"(?:가슴|흉부|명치|왼쪽\s*가슴|심장)(?:이|가|은|는|쪽이|쪽|\s)*(?:\S+\s+){0,2}?(?:아프|아파|아픈|아팠|통증|조이|조여|쥐어짜|짓누르|짓눌|뻐근|답답|압박|찢어질|터질|타는\s*듯|무거)",
     r"흉통",
+    r"(?:가슴|흉부|명치)(?:이|가|은|는|\s)*(?:\S+\s+){0,3}?(?:누르는|눌리는|무겁|조여|쥐어짜|터질)",
     r"chest\s+(?:pain|pains|pressure|tightness|discomfort|heaviness|hurts|is\s+hurting|ache)",
+    r"(?:tight|heavy)\s+(?:band|feeling|weight|pressure)\s+(?:across|in|on)\s+(?:my|his|her|the)\s+chest",
+    r"(?:pressure|pain|tightness|heaviness)\s+in\s+the\s+(?:middle|centre|center)\s+of\s+(?:my|his|her|the)\s+chest",
+    r"(?:pain|pressure|tightness|squeezing)\s+behind\s+(?:my|his|her|the)\s+(?:breastbone|sternum)",
+    r"clutch\w*\s+(?:at\s+)?(?:my|his|her|their)\s+chest",
     r"(?:pain|pressure|tightness|heaviness|squeezing|crushing)\s+(?:in|on)\s+(?:my|his|her|the)\s+chest",
     r"(?:crushing|squeezing|elephant\s+on\s+my)\s+chest",
 )
@@ -33,8 +38,9 @@ RADIATION = _rx(
     r"(?:왼\s*팔|왼쪽\s*팔|팔|어깨|턱|등|목|왼손)(?:으로|까지|쪽으로|쪽까지|이|도)?\s*(?:\S+\s+){0,2}?(?:뻗|퍼지|퍼져|퍼진|내려|저리|저려|타고|번지|번져|전해|울려|아파|아프)",
     r"radiat\w*|spread\w*\s+(?:to|into|down)|(?:going|goes|shooting|travels?)\s+(?:down|into|to)\s+(?:my|his|her|the)\s+(?:left\s+)?(?:arm|jaw|back|neck|shoulder)",
     r"(?:down|into)\s+(?:my|his|her|the)\s+left\s+arm|(?:left\s+)?(?:arm|jaw)\s+(?:pain|is\s+numb|hurts|tingl\w*)",
+    r"(?:moves?|moving|goes|going|spreads?|spreading)\s+(?:up\s+)?(?:in)?to\s+(?:my|his|her|the)\s+(?:jaw|neck|back|shoulder|left\s+arm)",
 )
-SWEAT = _rx(r"식은\s*땀|땀(?:이|을)?\s*(?:많이|비\s*오듯|뻘뻘|흘|나)|진땀", r"\bsweat\w*|\bclammy|diaphore\w*|cold\s+sweat")
+SWEAT = _rx(r"식은\s*땀|땀(?:이|을)?\s*(?:많이|비\s*오듯|뻘뻘|흘|나|줄줄)|진땀", r"\bsweat\w*|\bclammy|diaphore\w*|cold\s+sweat")
 BREATHLESS = _rx(
     r"숨(?:이|을)?\s*(?:\S+\s+)?(?:차|가빠|가쁘|막|못\s*쉬|안\s*쉬어|쉬기\s*(?:가\s*)?(?:힘들|어렵|곤란))|호흡\s*곤란|숨쉬기\s*(?:가\s*)?(?:힘들|어렵)",
     r"short(?:ness)?\s+of\s+breath|breathless|can'?t\s+breathe|cannot\s+breathe|trouble\s+breathing|difficulty\s+breathing|hard\s+to\s+breathe|struggling\s+to\s+breathe",
@@ -42,6 +48,8 @@ BREATHLESS = _rx(
 CHEST_SEVERE = _rx(
     r"(?:갑자기|심하게|극심|찢어질|터질|죽을\s*것\s*같|쥐어짜|짓누르|짓눌|조이는|30분|한\s*시간)",
     r"\b(?:sudden\w*|severe|crushing|squeezing|worst|excruciating|tearing|elephant|unbearable|radiat\w*)\b",
+    r"\b(?:\d{2,}|twenty|thirty|forty)\s+min(?:ute)?s\b|won'?t\s+go\s+away|at\s+rest|pass(?:ing)?\s+out|faint\w*|\b(?:grey|gray|pale)\b",
+    r"토할\s*것\s*같|어지러|쓰러질\s*것\s*같|창백",
 )
 HEART_ATTACK_NOW = _rx(
     r"(?:심장\s*마비|심근\s*경색|심장\s*발작)\s*(?:같|인\s*것\s*같|온\s*것\s*같|이\s*온|증상이\s*(?:있|나타|와))",
@@ -49,6 +57,7 @@ HEART_ATTACK_NOW = _rx(
 )
 FEVER = _rx(
     r"(?<![가-힣])열(?:이|은|도|나|난|났)|발열|고열|미열|열감|체온(?:이)?\s*\d|\d{2}(?:\.\d)?\s*(?:도|℃|°C)",
+    r"\bthermometer\b[^.!?]{0,20}\b(?:3[89]|4[01])(?:\.\d)?\b|\bfeels?\s+(?:very\s+)?hot\b|\bhas\s+a\s+temperature\b",
     r"\bfever\w*|\btemperature\s+(?:of\s+)?\d|\b(?:3[89]|4[01])(?:\.\d)?\s*(?:°\s*c|c\b|degrees)|\b(?:10[0-6])(?:\.\d)?\s*(?:°\s*f|f\b|degrees)|\bfebrile|\bhot\s+to\s+the\s+touch",
 )
 INFANT_WORDS = _rx(r"신생아|갓난\s*아기|갓난아이|newborn|neonate")
@@ -58,6 +67,69 @@ BABY_DANGER = _rx(
     r"축\s*(?:늘어|처져)|처져서|늘어져|반응이\s*없|젖을?\s*안\s*먹|수유를?\s*(?:안|못)|분유를?\s*(?:안|못)|경련|자꾸\s*자려고만|깨워도|숨을?\s*(?:헐떡|가쁘게)|보채고\s*울음을\s*그치지",
     r"lethargic|floppy|limp|won't\s+(?:feed|eat|wake)|not\s+(?:feeding|eating|waking)|hard\s+to\s+wake|seizure|inconsolable|rash\s+that\s+doesn'?t\s+fade",
 )
+
+
+
+# Broader phrasings, by category: how patients and carers describe each emergency
+# (written from the categories; checked on resources/clinical/eval/triage_holdout*.jsonl).
+BROADER = {
+    "unconscious": (
+        r"(?:불러도|흔들어도|깨워도|꼬집어도|말을\s*걸어도)\s*(?:\S+\s+)?(?:대답이|반응이|눈을)?\s*(?:없|안\s*(?:떠|뜨|일어나|깨)|못\s*(?:떠|일어나))",
+        r"아무\s*반응이\s*없|의식을\s*잃(?:었|으셨|고\s*(?:쓰러|안|못))|(?:갑자기|쓰러)[^.!?]{0,20}눈을\s*(?:안|못)\s*뜨",
+        r"(?:isn'?t|is\s+not|not|won'?t|wasn'?t|no\s+longer)\s+(?:responding|responsive|reacting|react(?:ing)?\s+to\s+anything|answering\s+(?:me|us))",
+        r"\bout\s+cold\b|won'?t\s+(?:come\s+round|come\s+to)|can'?t\s+(?:get|bring)\s+(?:him|her|them)\s+(?:to\s+)?(?:come\s+round|come\s+to|wake|respond)",
+    ),
+    "anaphylaxis": (
+        r"(?:sting|stung|ate|eating|bite\s+of|injection|shot|antibiotic|took|after)[^.!?]{0,60}(?:lips?|tongue|face|throat|eyes?)\s+(?:\w+\s+){0,2}(?:ballooned|swell\w*|swollen|puff\w*|thick)[^.!?]{0,50}(?:wheez|breath|swallow|hoarse|tight)",
+        r"(?:lips?|tongue|face|throat)\s+(?:\w+\s+){0,2}(?:ballooned|swelling|swollen|puffed|thick)[^.!?]{0,40}(?:wheez|breath|swallow|hoarse)",
+        r"(?:hives|rash)[^.!?]{0,50}throat\s+(?:feels\s+|is\s+|getting\s+)?(?:tight|closing|swelling)",
+        r"(?:쏘이고|쏘인|먹고|먹은\s*(?:후|뒤)|맞고|맞은\s*(?:후|뒤))[^.!?]{0,30}(?:입술|혀|얼굴|목)(?:이|가)?\s*(?:\S+\s+)?(?:부|붓|퉁퉁)[^.!?]{0,30}(?:숨|호흡|목이\s*(?:꽉\s*)?막|말을|쌕쌕)",
+        r"(?:입술|혀|얼굴)(?:이|가)?\s*(?:\S+\s+)?(?:부었|부어|붓)[^.!?]{0,25}목(?:이|구멍이)?\s*(?:꽉\s*|콱\s*)?(?:막|조여|조이)",
+    ),
+    "breathing_difficulty": (
+        r"\bgasping\b|barely\s+(?:breathe|breathing|get\s+a\s+word)|fighting\s+for\s+(?:every\s+|each\s+)?breath|(?:can\s+)?hardly\s+breathe",
+        r"can'?t\s+get\s+(?:enough\s+)?air|choked\s+on|(?:fingertips|fingers|lips|face)\s+(?:are\s+|is\s+)?(?:going|turning|turned|gone)\s+(?:blue|bluish|purple|grey|gray)",
+        r"inhaler\s+(?:isn'?t|is\s+not|not|doesn'?t|does\s+not)\s+(?:helping|working|help|work)",
+        r"숨이\s*(?:너무\s*|많이\s*)?차서[^.!?]{0,15}말(?:을|도)?\s*(?:못|할\s*수\s*없)|목에\s*(?:\S+\s+)?걸려서?\s*숨",
+        r"(?:흡입기|벤토린|호흡기)[^.!?]{0,20}(?:숨이\s*안\s*쉬어|숨을\s*못|소용이\s*없|효과가\s*없)|숨을?\s*헐떡|입술이\s*(?:\S+\s+)?(?:보라|파랗|파래|새파)",
+    ),
+    "suicidal_thoughts": (
+        r"better\s+off\s+without\s+me|planning\s+(?:how\s+)?to\s+(?:do\s+it|kill|end)|(?:cutting|cut|burning|burned)\s+(?:my\s+)?(?:arms?|wrists?|legs?|skin|thighs?)",
+        r"\bend(?:ing)?\s+(?:things|it\s+all|everything)\b|goodbye\s+(?:letters?|notes?)|suicide\s+note|no\s+way\s+out|(?:don'?t|do\s+not)\s+want\s+to\s+(?:go\s+on|be\s+here)",
+        r"harm(?:ing)?\s+myself|jump(?:ing)?\s+(?:off|from)\s+(?:a|the)\s+(?:bridge|roof|building)",
+        r"끝내(?:버리)?고\s*싶|(?:칼|커터칼|면도칼)로\s*(?:\S+\s+)?(?:그었|긋|그어)|(?:팔|손목|허벅지)을\s*(?:또\s*)?그었",
+        r"살\s*이유가\s*없|뛰어내릴|죽는\s*방법|유서",
+    ),
+    "overdose": (
+        r"\b(?:took|swallowed|ate|taken|had)\s+(?:about\s+|around\s+|maybe\s+)?(?:\d{2,}|twenty|thirty|forty|fifty|a\s+load\s+of|loads\s+of|lots\s+of|a\s+bunch\s+of|a\s+handful\s+of)\s+(?:of\s+)?(?:\w+'?s?\s+){0,2}(?:pills|tablets|capsules|paracetamol|tylenol|ibuprofen|aspirin|sleeping|medicine|meds)",
+        r"(?:got\s+into|ate|swallowed|drank|licked)\s+(?:the\s+|some\s+|a\s+|one\s+of\s+the\s+)?(?:dishwasher|laundry|detergent|bleach|cleaning|drain|washing)",
+        r"(?:ten|\d+)\s+times\s+the\s+(?:dose|amount)",
+        r"한\s*움큼|(?:약|알약|수면제|진통제|안정제)(?:을|를)?\s*(?:\S+\s+)?(?:다|전부|몽땅|통째로)\s*(?:\S+\s+)?(?:먹|삼키|털어)",
+        r"(?:아이|아기|애|애기|살짜리)(?:가)?[^.!?]{0,30}(?:약|알약|세제|락스|건전지|배터리)(?:을|를)?\s*(?:\S+\s+){0,2}(?:먹은|삼킨|마신|먹었|삼켰|마셨)",
+    ),
+    "major_bleeding": (
+        r"blood\s+(?:is\s+)?(?:pouring|gushing|spurting|streaming)|(?:pouring|gushing|spurting)\s+(?:out\s+)?blood",
+        r"bleeding\s+(?:isn'?t|is\s+not|not)\s+stopping|(?:pressing|pressure)\s+on\s+it\s+(?:isn'?t|doesn'?t|is\s+not|does\s+not)\s+(?:stop|help)",
+        r"bright\s+red\s+blood[^.!?]{0,40}(?:faint|dizz|lighthead|weak)|stools?\s+(?:are|is)\s+(?:all\s+)?(?:bright\s+red\s+)?blood",
+        r"피가\s*(?:계속\s*)?(?:솟구|뿜어|쏟아|철철|콸콸)|(?:피|출혈)(?:가|이)?\s*(?:\S+\s+){0,2}멈추(?:질|지를|지도)?\s*(?:않|안)",
+        r"피를\s*(?:\S+\s+){0,3}(?:토했|토해|토하)",
+    ),
+    "worst_headache": (
+        r"(?=[^.!?]*\bhead)(?=[^.!?]*(?:neck[^.!?]{0,15}stiff|stiff[^.!?]{0,5}neck))(?=[^.!?]*\bfever)",
+        r"(?:out\s+of\s+nowhere|came\s+on\s+in\s+seconds|(?:hit|struck)\s+(?:with|by)\s+a\s+(?:bat|hammer))[^.!?]{0,40}(?:head|worst)|headache[^.!?]{0,20}(?:out\s+of\s+nowhere|in\s+seconds)",
+        r"worst\s+(?:ever\s+)?(?:head\s*pain|headache)|exploding\s+(?:head|headache)",
+        r"(?:망치|둔기|방망이|벼락)(?:로|에)?\s*(?:\S+\s+)?(?:맞은|얻어맞은|맞는)\s*(?:것|듯)[^.!?]{0,20}(?:머리|두통)",
+        r"(?=[^.!?]*(?:두통|머리))(?=[^.!?]*목(?:이)?\s*(?:\S+\s+)?뻣뻣)(?=[^.!?]*(?:열이|열도|발열|고열))",
+        r"머리가?\s*(?:깨질|터질|쪼개질)[^.!?]{0,20}(?:구토|토하|토를|의식|말이\s*어눌|목이\s*뻣뻣)",
+    ),
+    "seizure": (
+        r"jerking\s+(?:all\s+over|uncontrollably|violently)|eyes\s+(?:rolled|rolling)\s+back|having\s+a\s+fit\b",
+        r"(?:몸이|온몸이)\s*(?:\S+\s+)?뻣뻣해지(?:면서|며|고)[^.!?]{0,10}떨|눈을\s*치켜뜨",
+    ),
+    "stroke": (
+        r"\bhad\s+a\s+stroke\b[^.!?,;]{0,25}(?:minutes?|hours?|today|just\s+now|this\s+(?:morning|afternoon|evening))",
+    ),
+}
 
 
 @dataclass(frozen=True)
@@ -137,6 +209,8 @@ RULES: tuple[Rule, ...] = (
         r"(?:having|had|has|is\s+having|just\s+had)\s+a\s+(?:seizure|convulsion|fit)|\bseizing\b|convulsing|\bconvulsions\b|foaming\s+at\s+the\s+mouth|first\s+(?:ever\s+)?seizure|shaking\s+(?:all\s+over|uncontrollably)\s+and\s+(?:unresponsive|not\s+responding)|febrile\s+seizure",
     ),)),
 )
+RULES = tuple(Rule(rule.category, rule.patterns + ((_rx(*BROADER[rule.category]),) if rule.category in BROADER else ()))
+              for rule in RULES)
 _INFORMATIONAL_BEFORE = r"(?:what\s+is|what's|what\s+are|about|define|signs\s+of|symptoms\s+of|treat|treating|prevent|preventing|risk\s+of|causes?\s+of)\s+(?:an?\s+)?$"
 _NOT_CONTEXT = {
     "anaphylaxis": re.compile(_INFORMATIONAL_BEFORE, re.I | re.ASCII),
@@ -151,6 +225,14 @@ _NOT_CONTEXT_AFTER = {
 }
 # "가슴 통증은 없어요", and a verb negated by -지 않 ("피를 토하지는 않았어요"); never -지 못,
 # which is the symptom itself ("숨을 쉬지 못해요").
+# A past event ("a febrile seizure two years ago", "작년에 뇌경색이 있었고") is history, not an
+# emergency now. Never applied to suicidal thoughts: there, over-alerting is the safe error.
+_PAST_BEFORE = re.compile(
+    r"(?:history\s+of|\bhx\s+of|\bin\s+(?:19|20)\d{2}|years?\s+ago|last\s+year)[^.!?,;]{0,30}$"
+    r"|(?:예전에|작년에|재작년에?|\d+\s*년\s*전에?|몇\s*(?:년|달)\s*전에?|어릴\s*때)[^.!?,;]{0,25}$", re.I)
+_PAST_AFTER = re.compile(
+    r"^[^.!?,;]{0,40}?\b(?:(?:\d+|a|an|one|two|three|four|five|six|several|few|couple\s+of)\s+(?:years?|months?)\s+ago|"
+    r"last\s+(?:year|month)|in\s+(?:19|20)\d{2})\b|^[^.!?,;]{0,15}(?:적이\s*있|했었|있었고|있었는데)", re.I)
 _KOREAN_NEGATION_AFTER = re.compile(
     r"^\s*(?:은|는|이|가|도)?\s*(?:없|않|아니|안\s+(?:나|해|아파|들|쉬)|전혀|괜찮)"
     r"|^[가-힣]{0,3}지\s*(?:는|도|를|은)?\s*않")
@@ -219,6 +301,8 @@ def _unnegated(pattern: re.Pattern, text: str, category: str = "") -> re.Match |
     for match in pattern.finditer(text):
         before, after = text[: match.start()], text[match.end():]
         if _ENGLISH_NEGATION_BEFORE.search(before[-40:]) or _KOREAN_NEGATION_AFTER.match(after):
+            continue
+        if category != "suicidal_thoughts" and (_PAST_BEFORE.search(before[-60:]) or _PAST_AFTER.match(after)):
             continue
         guard, guard_after = _NOT_CONTEXT.get(category), _NOT_CONTEXT_AFTER.get(category)
         if guard and guard.search(before[-30:]) or guard_after and guard_after.match(after):
