@@ -163,12 +163,18 @@ def _create_response_cache(db: sqlite_utils.Database) -> None:
     db["response_cache"].create_index(["last_used_at"])
 
 
+def _create_secrets(db: sqlite_utils.Database) -> None:
+    db["secrets"].create({"name": str, "value": str, "updated_at": str}, pk="name",
+                         not_null={"value", "updated_at"})
+
+
 MIGRATIONS: list[Migration] = [
     ("0001_core_patients_sessions_turns", _create_core),
     ("0002_audit_log_append_only", _create_audit_log),
     ("0003_profile_facts_and_mentions", _create_profile),
     ("0004_memory_summaries_and_embeddings", _create_memory),
     ("0005_response_cache", _create_response_cache),
+    ("0006_secrets", _create_secrets),
 ]
 
 MIGRATIONS_TABLE = "schema_migrations"
