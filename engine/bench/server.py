@@ -36,6 +36,7 @@ QUESTIONS = [
     "What are the warning signs of a stroke?",
     "What is osteoporosis?",
 ]
+COLD_QUESTION = "What is a fever?"  # the cold request of each path: a question no timed turn repeats
 SYSTEM = "You are a concise medical information assistant. Answer in two sentences."
 
 
@@ -52,8 +53,9 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-def _messages(index: int) -> list[dict]:
-    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": QUESTIONS[index % len(QUESTIONS)]}]
+def _messages(index: int | None) -> list[dict]:
+    question = COLD_QUESTION if index is None else QUESTIONS[index % len(QUESTIONS)]
+    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": question}]
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -61,7 +63,7 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 def _summary(turns: list[dict], wall: float, desktops: int) -> dict:
-    ttft = [t["ttft"] for t in turns]
+    ttft = [t["ttft"] for t in turns if t["tokens"]]
     return {
         "desktops": desktops,
         "turns": len(turns),
@@ -70,8 +72,9 @@ def _summary(turns: list[dict], wall: float, desktops: int) -> dict:
         "ttft_p50_s": _percentile(ttft, 50),
         "ttft_p95_s": _percentile(ttft, 95),
         "turn_p50_s": _percentile([t["total"] for t in turns], 50),
+        "turn_max_s": round(max((t["total"] for t in turns), default=0.0), 3),
         "tokens_per_turn_mean": round(float(np.mean([t["tokens"] for t in turns])), 1) if turns else 0.0,
-        "failures": sum(1 for t in turns if t.get("error")),
+        "failures": sum(1 for t in turns if t.get("error") or not t["tokens"]),
     }
 
 
@@ -94,7 +97,7 @@ def _local(llm_settings: LLMSettings, turns: int, max_tokens: int) -> dict:
         started = time.perf_counter()
         runtime.info("generate")
         load = time.perf_counter() - started
-        cold = _timed(runtime, _messages(0), max_tokens)
+        cold = _timed(runtime, _messages(None), max_tokens)
         started = time.perf_counter()
         results = [_timed(runtime, _messages(i), max_tokens) for i in range(turns)]
         return {**_summary(results, time.perf_counter() - started, 1), "cold_load_s": round(load, 3),
@@ -151,7 +154,7 @@ def bench(desktop_counts: list[int], turns: int, max_tokens: int, url: str | Non
             remote = RemoteModelSettings(enabled=True, url=url, model=model or "", server=server_kind,
                                          read_timeout_s=600.0)
             warm = RemoteChatClient(remote, llm_settings)
-            cold = _timed(warm, _messages(0), max_tokens)
+            cold = _timed(warm, _messages(None), max_tokens)
             warm.close()
             rows = [_desktops(remote, llm_settings, n, turns, max_tokens) for n in desktop_counts]
             local = _local(llm_settings, turns, max_tokens)

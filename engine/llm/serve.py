@@ -3,7 +3,9 @@
 Used by `chartside bench server` and the remote-role tests: it serves a manifest GGUF
 model (sha256-verified first) on 127.0.0.1 through the same OpenAI-compatible API a
 clinic's GPU box offers. llama_cpp.server answers one request at a time (it has no
-parallel slots); llama.cpp's own `llama-server --parallel N` batches N at once.
+parallel slots); llama.cpp's own `llama-server --parallel N` batches N at once. Its
+default, `interrupt_requests`, cuts the running answer off whenever another request
+arrives, so one desktop would end another's answer: it is switched off here.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ class LlamaServer:
         model_path = verify(get_model(model or LLMSettings().generate_model))
         command = [sys.executable, "-m", "llama_cpp.server", "--model", str(model_path), "--model_alias", alias,
                    "--host", "127.0.0.1", "--port", str(self.port), "--n_ctx", str(n_ctx), "--seed", "42",
-                   "--n_threads", str(n_threads)]
+                   "--n_threads", str(n_threads), "--interrupt_requests", "False"]
         if api_key:
             command += ["--api_key", api_key]
         if certificate:
