@@ -217,8 +217,19 @@ class MainWindow(QMainWindow):
         layers = int(info.get("n_gpu_layers") or 0)
         where = self.tr("GPU (%1 layers)").replace("%1", self.tr("all") if layers < 0 else str(layers)) \
             if supported and layers else self.tr("CPU")
-        self.device_label.setText(self.tr("Model: %1 · %2").replace("%1", str(info.get("model", "?")))
-                                  .replace("%2", where))
+        model = str(info.get("model", "?"))
+        remote = info.get("remote") or {}
+        if "generate" in remote.get("roles", []):
+            model, where = remote["model"], self.tr("server %1").replace("%1", remote["host"])
+        self.device_label.setText(self.tr("Model: %1 · %2").replace("%1", model).replace("%2", where))
+
+    def _show_answered_by(self, result: dict) -> None:
+        """With a model server configured: which model on which machine gave the last answer."""
+        answered = (result.get("trace") or {}).get("answered_by")
+        if answered:
+            where = self.tr("server %1").replace("%1", answered["host"]) if answered["remote"] \
+                else self.tr("this desktop")
+            self.device_label.setText(self.tr("Model: %1 · %2").replace("%1", answered["model"]).replace("%2", where))
 
     def _busy_changed(self, count: int) -> None:
         self.busy_label.setText(self.tr("Working…") if count else "")
@@ -228,6 +239,7 @@ class MainWindow(QMainWindow):
         if self.workspace is not None:
             return
         self.workspace = Workspace(self.engine, self.runner)
+        self.workspace.chat.turn_finished.connect(self._show_answered_by)
         self.stack.addWidget(self.workspace)
         self.stack.setCurrentWidget(self.workspace)
         self.workspace.start()

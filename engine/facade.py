@@ -30,7 +30,7 @@ from engine.agent.services import AgentServices
 from engine.agent.text import detect_language
 from engine.agent.tokens import TokenManager, plan_budget
 from engine.errors import ChartsideError, InputError, KnowledgeIndexError, ModelUnavailable, VaultError
-from engine.events import Event, Status
+from engine.events import Done, Event, Status
 from engine.llm.types import CancelToken, ChatMessage
 from engine.settings import Settings, load_settings, save_settings
 
@@ -73,7 +73,8 @@ class Engine:
         old = self.settings
         self.settings = settings
         save_settings(settings)
-        if settings.llm != old.llm and self._llm is not None and hasattr(self._llm, "close"):
+        if (settings.llm != old.llm or settings.remote != old.remote) and self._llm is not None \
+                and hasattr(self._llm, "close"):
             self._llm.close()
             self._llm = None
         if settings.cache != old.cache:
@@ -90,7 +91,68 @@ class Engine:
                 from engine.llm.runtime import LlamaRuntime
 
                 self._llm = LlamaRuntime(self.settings.llm)
+                if self.settings.remote.enabled:
+                    self._llm = self._routed(self._llm)
             return self._llm
+
+    # -- the clinic model server (off by default) --------------------------------------
+    def _routed(self, local):
+        """The local runtime behind a router that sends `settings.remote.roles` to the server."""
+        from engine.llm.remote import RemoteChatClient
+        from engine.llm.router import RoutedLLM
+
+        remote = self.settings.remote
+        client = RemoteChatClient(remote, self.settings.llm, token=self._remote_token)
+        return RoutedLLM(local, client, remote.roles, fallback=remote.fallback_to_local,
+                         retry_after_s=remote.retry_after_s)
+
+    def _remote_token(self) -> str | None:
+        """The server's bearer token, read from the vault for each request (none while locked)."""
+        from engine.memory.secrets import REMOTE_TOKEN, SecretStore
+
+        vault = self._vault
+        return SecretStore(vault).get(REMOTE_TOKEN) if vault is not None else None
+
+    def set_remote_token(self, token: str | None) -> None:
+        """Keep the model server's bearer token in the vault (None or empty removes it)."""
+        from engine.memory.secrets import REMOTE_TOKEN, SecretStore
+
+        secrets = SecretStore(self.vault)
+        if token and token.strip():
+            secrets.set(REMOTE_TOKEN, token.strip())
+        else:
+            secrets.delete(REMOTE_TOKEN)
+
+    def has_remote_token(self) -> bool:
+        return self._vault is not None and self._remote_token() is not None
+
+    def check_remote(self, settings: Settings | None = None) -> dict:
+        """Reach the configured server once (`GET /v1/models`): its models, or why not."""
+        from engine.llm.remote import RemoteChatClient, RemoteModelError
+
+        settings = settings or self.settings
+        client = RemoteChatClient(settings.remote, settings.llm, token=self._remote_token)
+        started = time.perf_counter()
+        try:
+            models = client.check()
+        except RemoteModelError as exc:
+            return {"ok": False, "host": client.host, "kind": exc.kind, "message": exc.user_message}
+        finally:
+            client.close()
+        return {"ok": True, "host": client.host, "models": models, "model_offered": settings.remote.model in models,
+                "ms": round((time.perf_counter() - started) * 1000, 1)}
+
+    def answered_by(self, role: str = "generate") -> dict | None:
+        """Which model on which machine served `role` last (None before any call or without a server)."""
+        answered_by = getattr(self._llm, "answered_by", None)
+        return answered_by(role) if answered_by else None
+
+    def _with_route(self, events: Iterator[Event]) -> Iterator[Event]:
+        """The turn's events; with a model server configured, the result's trace says who answered."""
+        for event in events:
+            if isinstance(event, Done) and hasattr(self._llm, "answered_by"):
+                event.result["trace"]["answered_by"] = self.answered_by("generate")
+            yield event
 
     @property
     def clinical(self):
@@ -479,8 +541,8 @@ class Engine:
             yield Status(DEGRADED_STATUS)
         services = self.services(memory, settings, llm_unavailable=llm_unavailable)
         turn_index = len(memory.working_turns(10_000)) if hasattr(memory, "working_turns") else 0
-        yield from run_turn(text, services, mode=mode, patient_id=patient_id, session_id=session_id,
-                            turn_index=turn_index, model=model)
+        yield from self._with_route(run_turn(text, services, mode=mode, patient_id=patient_id,
+                                             session_id=session_id, turn_index=turn_index, model=model))
 
     # -- models and device -------------------------------------------------------------
     def models(self) -> list[dict]:
@@ -515,6 +577,12 @@ class Engine:
         if self._llm is not None and hasattr(self._llm, "info"):
             loaded = self._llm.info("generate")
             info.update(model=loaded.name, n_ctx=loaded.n_ctx, model_load_seconds=round(loaded.load_seconds, 3))
+        if self.settings.remote.enabled:
+            from engine.llm.remote import server_address
+
+            _scheme, host, port = server_address(self.settings.remote.url)
+            info["remote"] = {"host": f"{host}:{port}", "model": self.settings.remote.model,
+                              "roles": list(self.settings.remote.roles), "answered_by": self.answered_by("generate")}
         return info
 
     # -- knowledge base ----------------------------------------------------------------

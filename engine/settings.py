@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Literal
 
 from platformdirs import user_data_dir
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from engine.errors import ConfigError
 from engine.paths import private_dir
@@ -75,6 +75,62 @@ class LLMSettings(_Section):
         None, description="answers get their own llama.cpp context, so judge and classification calls do not "
                           "evict the cached safety prompt; None = only without GPU offload (a second context "
                           "holds its own copy of the offloaded layers)")
+
+
+REMOTE_SERVERS = ("llama-server", "llama-cpp-python", "ollama", "vllm")
+LOOPBACK_HOSTS = ("127.0.0.1", "::1", "localhost")
+
+
+class RemoteModelSettings(_Section):
+    """An OpenAI-compatible chat server on the clinic network that answers some LLM roles.
+
+    Off by default. The bearer token is kept in the vault, never here. `https` needs the
+    server certificate's sha256 pin or the clinic CA file; plain `http` is refused except
+    on this machine's loopback address (prompts can hold patient data).
+    """
+
+    enabled: bool = False
+    url: str = Field("", description="base address, e.g. https://gpu-box.clinic.lan:8443")
+    server: Literal["llama-server", "llama-cpp-python", "ollama", "vllm"] = Field(
+        "llama-server", description="decides how the JSON-schema constraint is sent")
+    model: str = Field("", description="the model name the server knows (its /v1/models id)")
+    roles: list[Literal["generate", "classify", "judge", "summarise"]] = ["generate"]
+    tls_pin_sha256: str = Field("", description="sha256 of the server certificate (DER), hex")
+    ca_file: str = Field("", description="the clinic CA certificate (PEM) that signed the server certificate")
+    connect_timeout_s: float = Field(3.0, gt=0.0, le=60.0)
+    read_timeout_s: float = Field(60.0, gt=0.0, le=600.0, description="longest silence between two tokens")
+    fallback_to_local: bool = Field(True, description="answer with this desktop's model when the server fails")
+    retry_after_s: float = Field(30.0, ge=0.0, description="after a failure, the local model answers this long")
+    n_ctx: int = Field(4096, ge=256, le=131072, description="the server model's context size")
+    parameters: int | None = Field(None, ge=1, description="the server model's size (judge: heuristic below 1B)")
+    languages: list[str] = Field(["en", "ko"], description="languages the server model writes")
+
+    @field_validator("tls_pin_sha256")
+    @classmethod
+    def _pin(cls, value: str) -> str:
+        cleaned = value.replace(":", "").strip().lower()
+        if cleaned and (len(cleaned) != 64 or any(c not in "0123456789abcdef" for c in cleaned)):
+            raise ValueError("tls_pin_sha256 must be 64 hex digits (colons allowed)")
+        return cleaned
+
+    @model_validator(mode="after")
+    def _secure_link(self) -> "RemoteModelSettings":
+        if not self.enabled:
+            return self
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(self.url)
+        if parts.scheme not in ("http", "https") or not parts.hostname or parts.path.strip("/") not in ("", "v1"):
+            raise ValueError("remote.url must look like https://host:port (optionally ending in /v1)")
+        if parts.username or parts.password or parts.query or parts.fragment:
+            raise ValueError("remote.url may not carry credentials, a query or a fragment (the token is in the vault)")
+        if parts.scheme == "http" and parts.hostname not in LOOPBACK_HOSTS:
+            raise ValueError("remote.url must use https on the network (plain http only to 127.0.0.1)")
+        if parts.scheme == "https" and not (self.tls_pin_sha256 or self.ca_file):
+            raise ValueError("https needs remote.tls_pin_sha256 or remote.ca_file")
+        if not self.model:
+            raise ValueError("remote.model must name the server's model")
+        return self
 
 
 class EmbeddingSettings(_Section):
@@ -169,6 +225,7 @@ class Settings(_Section):
     memory: MemorySettings = MemorySettings()
     vault: VaultSettings = VaultSettings()
     ui: UISettings = UISettings()
+    remote: RemoteModelSettings = RemoteModelSettings()
 
     def with_flags(self, overrides: dict[str, object]) -> "Settings":
         """A copy with feature flags overridden, e.g. from `--flags self_refine=false`."""

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QFormLayout, QGroupBox, QLabel, QProgressBar, QPushButton, QScrollArea,
                                QSpinBox, QTabWidget, QVBoxLayout, QWidget)
 
+from app.dialogs.remote_server import RemoteServerBox
 from app.i18n import LANGUAGES
 from app.workers import EngineRunner, ProgressBridge
 from engine.settings import FeatureFlags, Settings
@@ -92,9 +93,14 @@ class SettingsDialog(QDialog):
         layout.addWidget(self.add_model_progress)
         layout.addWidget(self.add_model_status)
         layout.addWidget(note)
+        self.remote_box = RemoteServerBox(self._engine, self._runner, self.settings.remote)
+        self.remote_box.test_button.clicked.connect(self.test_remote)
+        layout.addWidget(self.remote_box)
         layout.addStretch(1)
         self.add_model_button.clicked.connect(self.choose_model_file)
-        return page
+        scroll = QScrollArea(widgetResizable=True)
+        scroll.setWidget(page)
+        return scroll
 
     def _performance_tab(self) -> QWidget:
         page = QWidget()
@@ -253,7 +259,14 @@ class SettingsDialog(QDialog):
             "context": {**s.context.model_dump(), "total_budget": self.token_budget.value()},
             "vault": {**s.vault.model_dump(), "idle_lock_minutes": self.idle_minutes.value()},
             "ui": {**s.ui.model_dump(), "language": self.language.currentData()},
+            "remote": self.remote_box.values(s.remote),
         })
+
+    def test_remote(self) -> None:
+        try:
+            self.remote_box.test_connection(self.collected())
+        except ValueError as exc:
+            self.error.setText(str(exc))
 
     def save(self) -> None:
         try:

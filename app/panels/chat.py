@@ -150,6 +150,12 @@ class TurnView(QFrame):
             notes.append(self.tr("Stopped."))
         if trace.get("cache_hit"):
             notes.append(self.tr("From the answer cache."))
+        answered = trace.get("answered_by")
+        if answered:
+            where = answered["host"] if answered["remote"] else self.tr("this desktop")
+            notes.append(self.tr("Answered by %1 on %2.").replace("%1", answered["model"]).replace("%2", where))
+            if answered.get("fallback_reason"):
+                notes.append(str(answered["fallback_reason"]))
         self.status.setText(" ".join(notes))
         self.copy_button.setEnabled(bool(self.text))
 

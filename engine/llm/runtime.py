@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import Iterator, Sequence
 
 from engine.errors import GenerationCancelled, ModelOutputError, ModelUnavailable
-from engine.llm.structured import label_schema, parse_json, validate_label
+from engine.llm.structured import classification_messages, label_schema, parse_json, validate_label
 from engine.llm.types import CancelToken, ChatMessage, GenerationMetrics, ModelInfo
 from engine.models import ModelEntry, get_model, verify
 from engine.settings import LLMSettings
@@ -240,10 +240,7 @@ class LlamaRuntime:
 
     def classify(self, role: str, prompt: str, labels: Sequence[str], *, system: str | None = None) -> str:
         """Return exactly one of `labels` (grammar-constrained, then validated)."""
-        messages: list[ChatMessage] = []
-        if system:
-            messages.append({"role": "system", "content": system})
-        messages.append({"role": "user", "content": f"{prompt}\nAnswer with one label: {', '.join(labels)}."})
+        messages = classification_messages(prompt, labels, system)
         reply = self.complete_json(role, messages, label_schema(labels), max_tokens=32)
         return validate_label(reply.get("label"), labels)
 

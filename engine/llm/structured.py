@@ -44,6 +44,13 @@ def label_schema(labels: Sequence[str]) -> dict:
     }
 
 
+def classification_messages(prompt: str, labels: Sequence[str], system: str | None = None) -> list[dict]:
+    """The chat that asks any model, local or on a server, for one of `labels`."""
+    messages = [{"role": "system", "content": system}] if system else []
+    messages.append({"role": "user", "content": f"{prompt}\nAnswer with one label: {', '.join(labels)}."})
+    return messages
+
+
 def parse_json(text: str) -> dict:
     """Parse model JSON; raw control characters inside strings are tolerated (then cleaned)."""
     try:

@@ -186,6 +186,11 @@ def _create_safety_events(db: sqlite_utils.Database) -> None:
     db["safety_events"].create_index(["patient_id"])
 
 
+def _create_secrets(db: sqlite_utils.Database) -> None:
+    db["secrets"].create({"name": str, "value": str, "updated_at": str}, pk="name",
+                         not_null={"value", "updated_at"})
+
+
 MIGRATIONS: list[Migration] = [
     ("0001_core_patients_sessions_turns", _create_core),
     ("0002_audit_log_append_only", _create_audit_log),
@@ -193,6 +198,7 @@ MIGRATIONS: list[Migration] = [
     ("0004_memory_summaries_and_embeddings", _create_memory),
     ("0005_response_cache", _create_response_cache),
     ("0006_safety_events", _create_safety_events),
+    ("0007_secrets", _create_secrets),
 ]
 
 MIGRATIONS_TABLE = "schema_migrations"

@@ -632,8 +632,16 @@
         <translation>CPU</translation>
     </message>
     <message>
+        <source>server %1</source>
+        <translation>서버 %1</translation>
+    </message>
+    <message>
         <source>Model: %1 · %2</source>
         <translation>모델: %1 · %2</translation>
+    </message>
+    <message>
+        <source>this desktop</source>
+        <translation>이 컴퓨터</translation>
     </message>
     <message>
         <source>Working…</source>
@@ -895,6 +903,113 @@
     <message>
         <source>Cancel</source>
         <translation>취소</translation>
+    </message>
+</context>
+<context>
+    <name>RemoteServerBox</name>
+    <message>
+        <source>Answers</source>
+        <translation>답변</translation>
+    </message>
+    <message>
+        <source>Question triage</source>
+        <translation>질문 분류</translation>
+    </message>
+    <message>
+        <source>Answer checking</source>
+        <translation>답변 검토</translation>
+    </message>
+    <message>
+        <source>Summaries</source>
+        <translation>요약</translation>
+    </message>
+    <message>
+        <source>Patient data leaves this desktop: for the roles chosen here, each prompt crosses the clinic network to the server — the question, the patient&apos;s profile summary (allergies, medications, conditions, recent vitals), recent conversation turns and the retrieved passages. Use only a server inside the clinic, with TLS.</source>
+        <translation>환자 정보가 이 컴퓨터 밖으로 나갑니다. 여기서 고른 역할의 프롬프트는 병원 네트워크를 거쳐 서버로 전송됩니다. 질문, 환자 프로필 요약(알레르기, 복용 약, 질환, 최근 활력 징후), 최근 대화, 검색된 문서가 포함됩니다. 병원 안에 있는 서버만, TLS로 연결해 사용하세요.</translation>
+    </message>
+    <message>
+        <source>Model server on the clinic network</source>
+        <translation>병원 네트워크의 모델 서버</translation>
+    </message>
+    <message>
+        <source>Use a model server for some roles</source>
+        <translation>일부 역할에 모델 서버 사용</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>선택…</translation>
+    </message>
+    <message>
+        <source>Answer on this desktop when the server fails</source>
+        <translation>서버에 문제가 있으면 이 컴퓨터에서 답변</translation>
+    </message>
+    <message>
+        <source>Keep the token in the vault</source>
+        <translation>토큰을 암호화 저장소에 보관</translation>
+    </message>
+    <message>
+        <source>Test the connection</source>
+        <translation>연결 시험</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>주소</translation>
+    </message>
+    <message>
+        <source>Server software</source>
+        <translation>서버 소프트웨어</translation>
+    </message>
+    <message>
+        <source>Model name on the server</source>
+        <translation>서버의 모델 이름</translation>
+    </message>
+    <message>
+        <source>Roles on the server</source>
+        <translation>서버가 맡을 역할</translation>
+    </message>
+    <message>
+        <source>Certificate sha256 pin</source>
+        <translation>인증서 sha256 고정값</translation>
+    </message>
+    <message>
+        <source>Clinic CA file</source>
+        <translation>병원 CA 파일</translation>
+    </message>
+    <message>
+        <source>Longest silence</source>
+        <translation>최대 무응답 시간</translation>
+    </message>
+    <message>
+        <source>Access token</source>
+        <translation>접근 토큰</translation>
+    </message>
+    <message>
+        <source>Unlock the patient store to set the token</source>
+        <translation>토큰을 설정하려면 환자 저장소를 잠금 해제하세요</translation>
+    </message>
+    <message>
+        <source>Choose the clinic CA certificate</source>
+        <translation>병원 CA 인증서 선택</translation>
+    </message>
+    <message>
+        <source>Certificates (*.pem *.crt)</source>
+        <translation>인증서 (*.pem *.crt)</translation>
+    </message>
+    <message>
+        <source>The token is kept in the vault.</source>
+        <translation>토큰을 암호화 저장소에 보관했습니다.</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>연결 중…</translation>
+    </message>
+    <message>
+        <source>Reached %1 in %2 ms.</source>
+        <translation>%1에 %2ms 만에 연결했습니다.</translation>
+    </message>
+    <message>
+        <source>The server does not offer this model name.</source>
+        <translation>서버에 이 이름의 모델이 없습니다.</translation>
     </message>
 </context>
 <context>
@@ -1242,6 +1357,14 @@
     <message>
         <source>From the answer cache.</source>
         <translation>캐시된 답변입니다.</translation>
+    </message>
+    <message>
+        <source>this desktop</source>
+        <translation>이 컴퓨터</translation>
+    </message>
+    <message>
+        <source>Answered by %1 on %2.</source>
+        <translation>%2의 %1 모델이 답했습니다.</translation>
     </message>
 </context>
 <context>
