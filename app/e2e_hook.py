@@ -100,7 +100,9 @@ class WindowDumper(QObject):
         self.request.unlink()
         screen = QGuiApplication.primaryScreen()
         if target and screen is not None:
-            screen.grabWindow(0).save(target)
+            partial = f"{target}.partial"
+            if screen.grabWindow(0).save(partial, "PNG"):
+                os.replace(partial, target)
 
 
 def install_if_asked(app: QApplication) -> WindowDumper | None:
