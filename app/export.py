@@ -9,8 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from PySide6.QtCore import QCoreApplication, QStandardPaths
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFileDialog, QWidget
+
+from app.folders import remember, start_folder
 
 from app.workers import EngineRunner
 
@@ -27,29 +29,12 @@ def format_for(path: str, selected_filter: str, formats: dict[str, str]) -> tupl
     return f"{path}.{fmt}", fmt
 
 
-# The folder the last export went to, for the next one in this run (memory only).
-_last_folder: dict[str, str] = {}
-
-
-def start_folder() -> Path:
-    """Where the save dialog opens: the last export's folder, else the user's Documents
-    folder, else home (never the process's working directory)."""
-    remembered = _last_folder.get("path")
-    if remembered and Path(remembered).is_dir():
-        return Path(remembered)
-    for location in (QStandardPaths.StandardLocation.DocumentsLocation, QStandardPaths.StandardLocation.HomeLocation):
-        folder = QStandardPaths.writableLocation(location)
-        if folder and Path(folder).is_dir():
-            return Path(folder)
-    return Path.home()
-
-
 def _ask_path(parent: QWidget, title: str, suggested: str, formats: dict[str, str]) -> tuple[str, str] | None:
     path, chosen = QFileDialog.getSaveFileName(parent, title, str(start_folder() / suggested),
                                                ";;".join(formats.values()))
     if not path:
         return None
-    _last_folder["path"] = str(Path(path).parent)
+    remember(path)
     return format_for(path, chosen, formats)
 
 

@@ -21,7 +21,7 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QLabel
 
-from app import export
+from app import folders
 from app.demo import DEMO_QUESTION, DemoEngine
 from app.panels.chat import AnswerProgress
 from app.panels.patients import session_title
@@ -164,7 +164,7 @@ def test_save_dialog_opens_in_documents_with_korean_labels(qtbot, ui_language, t
     (home / "Documents").mkdir(parents=True)
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.delenv("XDG_DOCUMENTS_DIR", raising=False)
-    monkeypatch.setattr(export, "_last_folder", {})
+    folders.forget()
     ui_language.set("ko")
     engine = DemoEngine()
     window = open_window(qtbot, engine)
@@ -193,6 +193,28 @@ def test_save_dialog_opens_in_documents_with_korean_labels(qtbot, ui_language, t
         assert all(not label.isascii() for label in seen["labels"]), seen["labels"]
     finally:
         close_window(window)
+
+
+def test_open_dialogs_start_in_documents_then_where_the_user_was(qtbot, demo_window, tmp_path, monkeypatch):
+    home = tmp_path / "user"
+    (home / "Documents").mkdir(parents=True)
+    (home / "notes").mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    folders.forget()
+    asked = []
+
+    def open_files(parent, title, folder, filters):
+        asked.append(folder)
+        return [str(home / "notes" / "clinic-note.txt")], filters
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", staticmethod(open_files))
+    demo_window.open_knowledge()
+    dialog = demo_window.knowledge_dialog
+    monkeypatch.setattr(dialog, "add", lambda paths: None)
+    dialog.choose_files()
+    dialog.choose_files()
+    dialog.close()
+    assert asked == [str(home / "Documents"), str(home / "notes")]
 
 
 # -- layout, quit, progress --------------------------------------------------------------------
