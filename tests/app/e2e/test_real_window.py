@@ -44,6 +44,7 @@ LONG_QUESTION = "Explain in detail how blood pressure is measured at home, step 
 ANSWER_TOKENS = 160
 TURN_TIMEOUT = 240
 KEEP_RUNS = 5
+RETAKES = 3
 PROGRESS = ("Searching the sources and preparing the answer…", "Writing: ")
 
 
@@ -70,15 +71,35 @@ def dark_share(image: QImage, rect: list[int]) -> float:
     return dark / max(1, total)
 
 
-def check_screenshot(path: Path, text_rects: list[list[int]] = ()) -> None:
-    """Not blank (many colours), and text drawn where the window says text is."""
-    assert path.exists(), f"no screenshot {path}"
+def screenshot_problem(path: Path, text_rects: list[list[int]]) -> str | None:
+    """Why the screenshot is not right (blank, or no text where the window says there is
+    text), or None."""
+    if not path.exists():
+        return f"no screenshot {path}"
     image = QImage(str(path))
-    assert not image.isNull() and image.width() >= 1000
+    if image.isNull() or image.width() < 1000:
+        return f"{path.name} is not a screen image"
     colours = {image.pixel(x, y) for x in range(0, image.width(), 7) for y in range(0, image.height(), 7)}
-    assert len(colours) > 20, f"{path.name} looks blank ({len(colours)} colours)"
+    if len(colours) <= 20:
+        return f"{path.name} looks blank ({len(colours)} colours)"
     for rect in text_rects:
-        assert dark_share(image, rect) > 0.005, f"no text drawn in {rect} of {path.name}"
+        if dark_share(image, rect) <= 0.005:
+            return f"no text drawn in {rect} of {path.name}"
+    return None
+
+
+def photograph(app: AppProcess, name: str, text_rects: list[list[int]] = ()) -> Path:
+    """A screenshot checked for content; retaken (up to 3 times, a second apart) when the
+    window has not painted yet: while the warm-up imports torch or MedCAT, a repaint can
+    wait for Python's GIL."""
+    problem = None
+    for attempt in range(RETAKES + 1):
+        path = app.screenshot(name if attempt == 0 else f"{name}-retake{attempt}")
+        problem = screenshot_problem(path, list(text_rects))
+        if problem is None:
+            return path
+        time.sleep(1.0)
+    raise AssertionError(problem)
 
 
 @pytest.fixture(scope="module")
@@ -166,7 +187,7 @@ def test_first_run_questions_stop_lock_export_and_restart(e2e_home, xserver):
         app.wait(lambda d: (app.find("confirmPassphrase", dump=d) or {}).get("length") == len(PASSPHRASE), 10,
                  "the repeated passphrase")
         assert app.find("strengthLabel")["text"]
-        check_screenshot(app.screenshot("create-store"), [app.find("unlockTitle")["rect"]])
+        photograph(app, "create-store", [app.find("unlockTitle")["rect"]])
         app.key("Return")
         app.wait_widget("workspace", 60)
 
@@ -190,7 +211,7 @@ def test_first_run_questions_stop_lock_export_and_restart(e2e_home, xserver):
         assert answer["text"].strip(), "an empty answer"
         sessions = app.find("sessionList")
         assert sessions["items"][0].split("\n")[0] == ENGLISH_QUESTION, "the conversation is titled by its question"
-        check_screenshot(app.screenshot("english-answer"), [app.find("question")["rect"], answer["rect"]])
+        photograph(app, "english-answer", [app.find("question")["rect"], answer["rect"]])
 
         # -- Korean question, typed as committed Hangul ------------------------------------------
         ask(app, KOREAN_QUESTION)
@@ -198,7 +219,7 @@ def test_first_run_questions_stop_lock_export_and_restart(e2e_home, xserver):
         assert texts(app, "question")[-1] == KOREAN_QUESTION
         assert texts(app, "answer")[-1].strip()
         korean = app.find_all("question")[-1]
-        check_screenshot(app.screenshot("korean-answer"), [korean["rect"], app.find_all("answer")[-1]["rect"]])
+        photograph(app, "korean-answer", [korean["rect"], app.find_all("answer")[-1]["rect"]])
 
         # -- lock: nothing of the patient on screen; wrong, then right passphrase ----------------
         app.focus_window(app.window("mainWindow"))
@@ -206,7 +227,7 @@ def test_first_run_questions_stop_lock_export_and_restart(e2e_home, xserver):
         app.wait(lambda d: (app.find("unlockTitle", dump=d) or {}).get("text") == "Unlock Chartside", 30, "the lock")
         shown = [str(w.get("text", "")) + " ".join(w.get("items", [])) for w in app.widgets()]
         assert not any(PATIENT in text or ENGLISH_QUESTION in text for text in shown)
-        check_screenshot(app.screenshot("locked"))
+        photograph(app, "locked")
         app.wait(lambda d: (app.find("unlockButton", dump=d) or {}).get("enabled"), 30, "unlock enabled")
         app.click(app.find("passphrase"))
         app.type("not the passphrase")
@@ -219,7 +240,7 @@ def test_first_run_questions_stop_lock_export_and_restart(e2e_home, xserver):
         app.wait(lambda d: texts(app, "question", d) == [ENGLISH_QUESTION, KOREAN_QUESTION], 60,
                  "the conversation open at lock")
         assert app.find("chatHeader")["text"] == f"Patient: {PATIENT}"
-        check_screenshot(app.screenshot("unlocked-back"), [app.find("chatHeader")["rect"]])
+        photograph(app, "unlocked-back", [app.find("chatHeader")["rect"]])
 
         # -- export through the save dialog, which opens in Documents ----------------------------
         export_button = app.find(cls="QToolButton", text="Export conversation")
@@ -230,7 +251,7 @@ def test_first_run_questions_stop_lock_export_and_restart(e2e_home, xserver):
         app.wait(lambda d: (app.find("fileNameEdit", dump=d) or {}).get("text") == "conversation.md", 10,
                  "the suggested file name")
         assert app.find("lookInCombo")["text"] == str(documents)
-        check_screenshot(app.screenshot("save-dialog"))
+        photograph(app, "save-dialog")
         app.focus_window(dialog)
         app.key("ctrl+a")
         app.type("visit-note")
@@ -268,7 +289,7 @@ def test_first_run_questions_stop_lock_export_and_restart(e2e_home, xserver):
         assert app.find("chatHeader")["text"] == f"환자: {PATIENT}"
         assert app.find("sessionList")["items"][0].split("\n")[0] == ENGLISH_QUESTION
         korean = app.find_all("question")[1]
-        check_screenshot(app.screenshot("restart-korean-ui"), [korean["rect"], app.find("chatHeader")["rect"]])
+        photograph(app, "restart-korean-ui", [korean["rect"], app.find("chatHeader")["rect"]])
 
         # -- Stop during a streaming answer (its progress line with the speed and time left) -----
         # In a new conversation: the model echoes the style of earlier answers in the history.
@@ -280,7 +301,7 @@ def test_first_run_questions_stop_lock_export_and_restart(e2e_home, xserver):
         app.wait(lambda d: "초당" in texts(app, "turnStatus", d)[-1], TURN_TIMEOUT, "streaming")
         streaming = app.find_all("turnStatus")[-1]
         assert "남은 시간 최대 약" in streaming["text"], streaming["text"]
-        check_screenshot(app.screenshot("streaming-progress"), [streaming["rect"]])
+        photograph(app, "streaming-progress", [streaming["rect"]])
         app.click(app.find("stopButton"))
         wait_answered(app, 1)
         assert texts(app, "turnStatus")[-1] == "중지됨."
