@@ -12,7 +12,7 @@ CHARTSIDE := $(BIN)/chartside
 CMAKE_ARGS ?= -DGGML_NATIVE=OFF
 export CMAKE_ARGS
 
-.PHONY: run setup install models data test lint reliability bench dist clean
+.PHONY: run setup install models data test lint reliability bench dist clean screenshots e2e-deps
 
 run: setup
 	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
@@ -51,9 +51,28 @@ test: models lint
 	$(BIN)/python -m pytest -m "not slow"
 
 # The slow tests: kills of real `kb build`/`kb add` commands, 30 real-model turns under an
-# RSS bound, the LiveQA regression and the BM25 speed check (CI runs them after `make test`).
-reliability: models lint
+# RSS bound, the LiveQA regression, the BM25 speed check and the real-window end-to-end tests
+# of the desktop app (CI runs them after `make test`).
+reliability: models lint e2e-deps
 	$(BIN)/python -m pytest -m slow -s
+
+# The real-window end-to-end tests need an X server and xdotool (Debian packages; installed
+# here when run as root, as CI does). Without them those tests skip and say what to install.
+E2E_PACKAGES := xvfb xdotool x11-utils libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 \
+	libxcb-render-util0 libxcb-shape0 libxcb-randr0 libxcb-xkb1 libxkbcommon-x11-0 libegl1 libgl1 \
+	libfontconfig1 libdbus-1-3
+e2e-deps:
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(E2E_PACKAGES); \
+	else \
+		command -v Xvfb >/dev/null && command -v xdotool >/dev/null || \
+		echo "Real-window tests will skip: run 'sudo apt-get install -y $(E2E_PACKAGES)'"; \
+	fi
+
+# README screenshots: the demo screens (docs/screenshots/{ko,en}-*.png) and the window over the
+# real engine and default model answering a real question (docs/screenshots/real-{en,ko}.png).
+screenshots: data
+	$(BIN)/python -m app.screenshot --all docs/screenshots --real docs/screenshots
 
 # Release build: PyInstaller one-folder app in dist/chartside, then its frozen selftest,
 # one question and --screenshot with a fresh data folder and no network (packaging/build.py).

@@ -191,6 +191,13 @@ class DemoEngine:
         self._turns[session["id"]] = []
         return dict(session)
 
+    def rename_session(self, session_id: str, title: str) -> dict:
+        self._require_unlocked()
+        if not title.strip():
+            raise InputError("empty title", user_message="Enter a title for the conversation.")
+        self._sessions[session_id]["title"] = title.strip()
+        return dict(self._sessions[session_id])
+
     def session_turns(self, session_id: str) -> list[dict]:
         self._require_unlocked()
         return [dict(t) for t in self._turns.get(session_id, [])]

@@ -12,6 +12,8 @@ from typing import Callable
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFileDialog, QWidget
 
+from app.folders import remember, start_folder
+
 from app.workers import EngineRunner
 
 CONVERSATION_FORMATS = {"md": "Markdown (*.md)", "pdf": "PDF (*.pdf)"}
@@ -28,8 +30,12 @@ def format_for(path: str, selected_filter: str, formats: dict[str, str]) -> tupl
 
 
 def _ask_path(parent: QWidget, title: str, suggested: str, formats: dict[str, str]) -> tuple[str, str] | None:
-    path, chosen = QFileDialog.getSaveFileName(parent, title, suggested, ";;".join(formats.values()))
-    return format_for(path, chosen, formats) if path else None
+    path, chosen = QFileDialog.getSaveFileName(parent, title, str(start_folder() / suggested),
+                                               ";;".join(formats.values()))
+    if not path:
+        return None
+    remember(path)
+    return format_for(path, chosen, formats)
 
 
 def _export(parent: QWidget, runner: EngineRunner, method, target: object, title: str, suggested: str,

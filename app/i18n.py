@@ -3,7 +3,8 @@
 English is the source language in the code (`self.tr("...")`). The Korean catalogue is
 `resources/i18n/chartside_ko.ts` (Qt Linguist format), compiled to `chartside_ko.qm` with
 `pyside6-lrelease` (`python -m app.i18n --release`). Qt's own strings (standard buttons,
-file dialogs) come from the `qtbase_ko.qm` that PySide6 ships.
+file dialogs) come from the `qtbase_ko.qm` that PySide6 ships; the few it lacks are listed
+in `app.qt_strings` and translated in our catalogue.
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from app.fonts import apply_ui_font
 from app.i18n import UiLanguage
 from app.main_window import MainWindow
+from app.system_check import check_display_libraries
 from app.workers import EngineRunner, retire
 from engine.errors import ConfigError
 from engine.settings import Settings, load_settings
@@ -106,6 +107,7 @@ def run_app(screenshot: str | None = None) -> int:
     """Open the desktop app (blocking until it closes), or save a screenshot and exit."""
     if screenshot and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    check_display_libraries()
     app = application()
     settings, settings_problem = _settings_or_defaults()
     language = UiLanguage(app)
@@ -116,6 +118,9 @@ def run_app(screenshot: str | None = None) -> int:
         return save_demo_screenshot(screenshot, settings.ui.language)
     from engine.facade import Engine
 
+    from app.e2e_hook import install_if_asked
+
+    install_if_asked(app)
     shell = Shell(Engine(settings), language)
     window = shell.open_window()
     if settings_problem:

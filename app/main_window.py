@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QT_TRANSLATE_NOOP, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QT_TRANSLATE_NOOP, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QLabel, QMainWindow, QProgressBar, QStackedWidget, QWidget
 
@@ -58,6 +58,8 @@ class MainWindow(QMainWindow):
         self._warm_up_poll = QTimer(self, interval=WARM_UP_POLL_MS)
         self._warm_up_poll.timeout.connect(self._show_warm_up_step)
         self.last_export: str | None = None
+        # Ids only (no names or text): where the user was when the store was locked.
+        self.resume_at: tuple[object, object] | None = None
 
         self.stack = QStackedWidget(objectName="mainStack")
         self.unlock_page = UnlockPage(engine, runner)
@@ -87,7 +89,7 @@ class MainWindow(QMainWindow):
         self._update_actions()
 
     # -- menus -----------------------------------------------------------------------------
-    def _action(self, text: str, name: str, slot, shortcut: str | None = None) -> QAction:
+    def _action(self, text: str, name: str, slot, shortcut: str | QKeySequence.StandardKey | None = None) -> QAction:
         action = QAction(text, self, objectName=name)
         if shortcut:
             action.setShortcut(QKeySequence(shortcut))
@@ -100,7 +102,13 @@ class MainWindow(QMainWindow):
                                                        lambda: self.export_conversation())
         self.export_patient_action = self._action(self.tr("Export patient record…"), "exportPatient",
                                                   lambda: self.export_patient())
-        self.quit_action = self._action(self.tr("Quit"), "quitAction", self.close, "Ctrl+Q")
+        # Application-wide, and on the window itself (not only in the menu), so Ctrl+Q quits
+        # from any widget and any of the app's windows.
+        self.quit_action = self._action(self.tr("Quit"), "quitAction", self.quit, QKeySequence.StandardKey.Quit)
+        if self.quit_action.shortcut().isEmpty():
+            self.quit_action.setShortcut(QKeySequence("Ctrl+Q"))
+        self.quit_action.setShortcutContext(Qt.ShortcutContext.ApplicationShortcut)
+        self.addAction(self.quit_action)
         self.settings_action = self._action(self.tr("Settings…"), "settingsAction", self.open_settings, "Ctrl+,")
         self.knowledge_action = self._action(self.tr("Knowledge base…"), "knowledgeAction", self.open_knowledge)
         self.about_action = self._action(self.tr("About Chartside"), "aboutAction", self.open_about)
@@ -236,13 +244,16 @@ class MainWindow(QMainWindow):
 
     # -- lock and unlock -----------------------------------------------------------------------
     def show_workspace(self) -> None:
+        """After an unlock: back to the patient and conversation that were open at lock."""
         if self.workspace is not None:
             return
         self.workspace = Workspace(self.engine, self.runner)
         self.workspace.chat.turn_finished.connect(self._show_answered_by)
         self.stack.addWidget(self.workspace)
         self.stack.setCurrentWidget(self.workspace)
-        self.workspace.start()
+        patient_id, session_id = self.resume_at or (None, None)
+        self.resume_at = None
+        self.workspace.start(patient_id, session_id)
         self.idle.touch()
         self._update_actions()
 
@@ -254,6 +265,8 @@ class MainWindow(QMainWindow):
         if workspace.chat.running:
             workspace.chat.stop()
         self._clear_copied_answer(workspace)
+        patient, session = workspace.current_patient(), workspace.current_session()
+        self.resume_at = ((patient or {}).get("id"), (session or {}).get("id")) if patient else None
         for dialog in (self.settings_dialog, self.knowledge_dialog):
             if dialog is not None:
                 dialog.close()
@@ -321,6 +334,12 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(self.tr("Saved %1").replace("%1", path), 8000)
 
     # -- shutdown --------------------------------------------------------------------------
+    def quit(self) -> None:
+        """Ctrl+Q: close this window (locking the store) and end the application, even when
+        another of its windows (the knowledge base) is still open."""
+        if self.close():
+            QCoreApplication.quit()
+
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802  (Qt override)
         self.idle.stop()
         if self.workspace is not None:

@@ -4,7 +4,9 @@
 language of the settings. `python -m app.screenshot --all DIR` saves every main screen in
 Korean and English (the README shows those of `docs/screenshots`). Both drive the real window through its widgets, against the
 in-memory `DemoEngine`, so no model, index or patient file is touched and nothing is
-written except the PNG files.
+written except the PNG files. `python -m app.screenshot --real DIR` (`make screenshots`)
+photographs the same window over the real engine: the default model answering a real
+question from the installed knowledge base, in English and in Korean.
 """
 
 from __future__ import annotations
@@ -155,9 +157,68 @@ def save_all(folder: Path, languages: tuple[str, ...] = ("ko", "en")) -> list[Pa
     return saved
 
 
+REAL_QUESTION = {"en": "What helps a sore throat?", "ko": "목이 아프고 열이 나요. 어떻게 해야 하나요?"}
+REAL_PATIENT = {"en": "Test patient", "ko": "테스트 환자"}
+REAL_TURN_SECONDS = 600
+
+
+def save_real_screenshots(folder: Path, languages: tuple[str, ...] = ("en", "ko")) -> list[Path]:
+    """The window over the real engine: the default model answering a real question from the
+    installed knowledge base, one PNG per language (`real-en.png`, `real-ko.png`). The patient
+    store is a throw-away one in a temporary folder and the answer cache is off, so nothing
+    is written to the data folder."""
+    import tempfile
+
+    from app.i18n import UiLanguage
+    from engine.facade import Engine
+    from engine.settings import load_settings
+
+    ui = UiLanguage(QApplication.instance())
+    saved: list[Path] = []
+    for language in languages:
+        ui.set(language)
+        settings = load_settings()
+        settings.ui.language = language
+        settings.features.response_cache = False
+        with tempfile.TemporaryDirectory(prefix="chartside-screenshot-") as scratch:
+            engine = Engine(settings, vault_path=Path(scratch) / "vault.db")
+            runner = EngineRunner()
+            window = MainWindow(engine, runner)
+            window.resize(*WINDOW_SIZE)
+            window.show()
+            window.start()
+            try:
+                pump(lambda: window.services_ready and window.unlock_page.button.isEnabled(), REAL_TURN_SECONDS)
+                page = window.unlock_page
+                page.passphrase.setText(secrets.token_urlsafe(16))
+                page.confirmation.setText(page.passphrase.text())
+                page.button.click()
+                pump(lambda: window.workspace is not None, 60)
+                workspace = window.workspace
+                workspace.patients.create_patient(REAL_PATIENT[language])
+                pump(lambda: workspace.chat.session_id is not None and workspace.current_session() is not None, 60)
+                workspace.chat.send(REAL_QUESTION[language])
+                pump(lambda: not workspace.chat.running and workspace.chat.turn_views()[-1].result is not None,
+                     REAL_TURN_SECONDS)
+                workspace.side.setCurrentWidget(workspace.sources)
+                saved.append(save(window, folder / f"real-{language}.png"))
+            finally:
+                window.idle.stop()
+                window.close()
+                while runner.busy:
+                    settle(0.1)
+                runner.wait(30_000)
+                engine.close()
+                retire(window)
+                QApplication.processEvents()
+    return saved
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m app.screenshot", description=__doc__.splitlines()[0])
     parser.add_argument("--all", metavar="DIR", help="save every main screen in Korean and English into DIR")
+    parser.add_argument("--real", metavar="DIR", help="save the window over the real engine and default model, "
+                        "answering a real question in English and Korean, into DIR/real-{en,ko}.png")
     parser.add_argument("--language", choices=("ko", "en"), default="ko")
     parser.add_argument("file", nargs="?", help="save the main window to FILE.png")
     args = parser.parse_args(argv)
@@ -166,8 +227,10 @@ def main(argv: list[str] | None = None) -> int:
     from app.main import application
 
     application()
-    if args.all:
-        for path in save_all(Path(args.all)):
+    if args.all or args.real:
+        for path in save_all(Path(args.all)) if args.all else []:
+            print(path)
+        for path in save_real_screenshots(Path(args.real)) if args.real else []:
             print(path)
         return 0
     if not args.file:

@@ -50,15 +50,20 @@ class Workspace(QWidget):
         self.patients.patient_updated.connect(self.chat.rename_header)
         self.patients.session_changed.connect(self._session_changed)
         self.chat.turn_started.connect(self._turn_started)
+        self.chat.question_sent.connect(self.patients.title_if_untitled)
         self.chat.turn_event.connect(self.trace.on_event)
         self.chat.sources_received.connect(self.sources.set_sources)
         self.chat.turn_finished.connect(self._turn_finished)
         self.chat.citation_clicked.connect(self.show_citation)
         self.chat.turn_activated.connect(self.show_turn)
 
-    def start(self) -> None:
-        """Load the patient list and the pipeline graph (both in workers)."""
-        self.patients.reload()
+    def start(self, patient_id: object = None, session_id: object = None) -> None:
+        """Load the patient list (selecting the patient and conversation given, if any) and
+        the pipeline graph (both in workers)."""
+        if patient_id is not None:
+            self.patients.restore(patient_id, session_id)
+        else:
+            self.patients.reload()
         self._runner.call(self, self._engine.pipeline_mermaid, on_result=self.trace.set_pipeline)
 
     # -- selection -------------------------------------------------------------------------

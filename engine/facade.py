@@ -416,6 +416,10 @@ class Engine:
     def new_session(self, patient_id: int) -> dict:
         return _session(self.vault.get_session(self.vault.create_session(int(patient_id))))
 
+    def rename_session(self, session_id: int, title: str) -> dict:
+        self.vault.rename_session(int(session_id), title)
+        return _session(self.vault.get_session(int(session_id)))
+
     def session_turns(self, session_id: int) -> list[dict]:
         turns = self.vault.list_turns(session_id=int(session_id))
         return [{"user": t["user_text"], "answer": t["answer"] or "", "alerts": t["alerts"], "sources": t["sources"],

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (QCheckBox, QDialog, QFileDialog, QFormLayout, QHB
                                QListWidgetItem, QMessageBox, QProgressBar, QPushButton, QVBoxLayout, QWidget)
 
 from app.errors import user_message
+from app.folders import remember, start_folder
 from app.panels.sources import MEDQUAD_ATTRIBUTION
 from app.workers import EngineRunner, ProgressBridge
 from engine.errors import PatientDataFound
@@ -175,14 +176,16 @@ class KnowledgeBaseDialog(QDialog):
         return self._cancel is not None
 
     def choose_files(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self, self.tr("Add documents"), "",
+        paths, _ = QFileDialog.getOpenFileNames(self, self.tr("Add documents"), str(start_folder()),
                                                 self.tr("Documents (%1)").replace("%1", DOCUMENT_FILTER))
         if paths:
+            remember(paths[0])
             self.add(paths)
 
     def choose_folder(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, self.tr("Add a folder of documents"))
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Add a folder of documents"), str(start_folder()))
         if folder:
+            remember(folder, is_folder=True)
             self.add([folder])
 
     def add(self, paths: list[str]) -> None:

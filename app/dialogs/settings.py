@@ -9,6 +9,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QSpinBox, QTabWidget, QVBoxLayout, QWidget)
 
 from app.dialogs.remote_server import RemoteServerBox
+from app.folders import remember, start_folder
 from app.i18n import LANGUAGES
 from app.workers import EngineRunner, ProgressBridge
 from engine.settings import FeatureFlags, Settings
@@ -207,9 +208,10 @@ class SettingsDialog(QDialog):
 
     # -- adding a model ----------------------------------------------------------------------
     def choose_model_file(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Choose a GGUF model"), "",
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Choose a GGUF model"), str(start_folder()),
                                               self.tr("GGUF models (*.gguf)"))
         if path:
+            remember(path)
             self.add_model(path, ["generate", "classify", "judge", "summarise"])
 
     def add_model(self, path: str, roles: list[str]) -> None:

@@ -2,13 +2,16 @@
 
 A turn runs `engine.ask(...)` in the serial worker lane. Events arrive as signals in
 order: Status → NodeStarted/NodeFinished → Alerts (before any token) → Sources → Token… →
-Done(result); `AnswerReplaced` swaps the shown draft for another, so one answer shows. Tokens are buffered and the answer is re-rendered as Markdown at most every
+Done(result); `AnswerReplaced` swaps the shown draft for another, so one answer shows.
+Tokens are buffered and the answer is re-rendered as Markdown at most every
 `RENDER_INTERVAL_MS`, so a fast model cannot flood the event loop.
 """
 
 from __future__ import annotations
 
 import threading
+import time
+from dataclasses import dataclass, field
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QInputMethodEvent, QKeyEvent
@@ -22,6 +25,7 @@ from app.workers import EngineRunner, retire
 from engine.events import Alerts, AnswerReplaced, Done, Event, NodeStarted, Sources, Status, Token
 
 RENDER_INTERVAL_MS = 50
+PROGRESS_INTERVAL_MS = 1000
 EMERGENCY_KINDS = {"emergency", "triage", "red_flag"}
 ALERT_STYLES = {
     "emergency": "background: #ffebee; border: 2px solid #c62828; color: #b71c1c;",
@@ -32,6 +36,40 @@ ALERT_STYLES = {
 def alert_level(alert: dict) -> str:
     kind = str(alert.get("kind", "")).lower()
     return "emergency" if kind in EMERGENCY_KINDS or alert.get("severity") == "emergency" else "caution"
+
+
+@dataclass
+class AnswerProgress:
+    """How far a streamed answer is: tokens so far, the measured speed and, from the
+    answer's token limit, how long it can still take at most (answers usually end sooner)."""
+
+    max_tokens: int | None = None
+    started: float = field(default_factory=time.monotonic)
+    first_token: float | None = None
+    last_token: float | None = None
+    tokens: int = 0
+
+    def token(self, now: float | None = None) -> None:
+        now = time.monotonic() if now is None else now
+        if self.first_token is None:
+            self.first_token = now
+        self.last_token = now
+        self.tokens += 1
+
+    def waited(self, now: float | None = None) -> float:
+        return (time.monotonic() if now is None else now) - self.started
+
+    def rate(self) -> float | None:
+        """Tokens per second since the first token (None until two tokens are in)."""
+        if self.tokens < 2 or self.first_token is None or self.last_token <= self.first_token:
+            return None
+        return (self.tokens - 1) / (self.last_token - self.first_token)
+
+    def seconds_left(self) -> float | None:
+        rate = self.rate()
+        if rate is None or not self.max_tokens:
+            return None
+        return max(0, self.max_tokens - self.tokens) / rate
 
 
 class AlertBanner(RichTextCard):
@@ -96,9 +134,44 @@ class TurnView(QFrame):
         self.result: dict | None = None
         self.alerts: list[dict] = []
         self.sources: list[dict] = []
+        self.progress: AnswerProgress | None = None
         self._dirty = False
         self._timer = QTimer(self, interval=RENDER_INTERVAL_MS)
         self._timer.timeout.connect(self._render_if_dirty)
+        self._progress_timer = QTimer(self, interval=PROGRESS_INTERVAL_MS)
+        self._progress_timer.timeout.connect(self.show_progress)
+
+    # -- progress --------------------------------------------------------------------------
+    def start_progress(self, max_tokens: int | None) -> None:
+        """Show, under the answer and once a second, why it takes time and how long is left."""
+        self.progress = AnswerProgress(max_tokens)
+        self.show_progress()
+        self._progress_timer.start()
+
+    def show_progress(self) -> None:
+        progress = self.progress
+        if progress is None:
+            return
+        if not progress.tokens:
+            self.status.setText(self.tr("Searching the sources and preparing the answer… %1 s")
+                                .replace("%1", f"{progress.waited():.0f}"))
+            return
+        rate, left = progress.rate(), progress.seconds_left()
+        text = self.tr("Writing: %n tokens so far", "", progress.tokens)
+        if rate is not None:
+            text += " · " + self.tr("%1 tokens/s").replace("%1", f"{rate:.1f}")
+        if left is not None:
+            text += " · " + self.tr("at most about %1 s left").replace("%1", f"{left:.0f}")
+        self.status.setText(text)
+
+    def _stop_progress(self) -> None:
+        self._progress_timer.stop()
+
+    def end_progress(self) -> None:
+        """The turn ended without a result or an error (nothing to say about it any more)."""
+        if self._progress_timer.isActive():
+            self._stop_progress()
+            self.status.clear()
 
     # -- streaming -------------------------------------------------------------------------
     def set_alerts(self, alerts: list[dict]) -> None:
@@ -117,6 +190,8 @@ class TurnView(QFrame):
 
     def append(self, piece: str) -> None:
         self.text += piece
+        if self.progress is not None:
+            self.progress.token()
         self._dirty = True
         if not self._timer.isActive():
             self._timer.start()
@@ -138,6 +213,7 @@ class TurnView(QFrame):
 
     def finish(self, result: dict) -> None:
         self._timer.stop()
+        self._stop_progress()
         self.result = result
         self.text = str(result.get("answer") or self.text)
         self.sources = list(result.get("sources") or self.sources)
@@ -156,11 +232,15 @@ class TurnView(QFrame):
             notes.append(self.tr("Answered by %1 on %2.").replace("%1", answered["model"]).replace("%2", where))
             if answered.get("fallback_reason"):
                 notes.append(str(answered["fallback_reason"]))
+        if self.progress is not None and self.progress.tokens and not trace.get("cancelled"):
+            notes.append(self.tr("%n tokens in %1 s.", "", self.progress.tokens)
+                         .replace("%1", f"{self.progress.waited():.0f}"))
         self.status.setText(" ".join(notes))
         self.copy_button.setEnabled(bool(self.text))
 
     def fail(self, message: str) -> None:
         self._timer.stop()
+        self._stop_progress()
         self.render()
         self.status.setText(message)
         self.status.setStyleSheet("color: #c62828;")
@@ -218,6 +298,7 @@ class ChatPanel(QWidget):
     citation_clicked = Signal(int)
     turn_activated = Signal(dict)
     busy_changed = Signal(bool)
+    question_sent = Signal(object, str)   # session id (or None), the question: before the turn runs
 
     def __init__(self, engine, runner: EngineRunner, parent: QWidget | None = None):
         super().__init__(parent)
@@ -339,15 +420,20 @@ class ChatPanel(QWidget):
             return
         self.composer.clear()
         self._turn = self._add_turn(text)
-        self._turn.status.setText(self.tr("Working…"))
+        self._turn.start_progress(self._max_answer_tokens())
         self._set_running(True)
         self._stop.clear()
+        self.question_sent.emit(self.session_id, text)
         self.turn_started.emit()
         kwargs = {key: value for key, value in (("patient_id", self.patient_id), ("session_id", self.session_id),
                                                 ("mode", self.mode)) if value is not None}
         self._runner.stream(self, _turn_events, self._engine, text, kwargs, self._stop, on_event=self._on_event,
                             on_error=self._on_error, on_finished=self._on_finished)
         self._scroll_to_end()
+
+    def _max_answer_tokens(self) -> int | None:
+        llm = getattr(getattr(self._engine, "settings", None), "llm", None)
+        return getattr(llm, "max_answer_tokens", None)
 
     def stop(self) -> None:
         """Stop the running turn before its next token; what was streamed stays."""
@@ -396,8 +482,8 @@ class ChatPanel(QWidget):
     def _on_finished(self) -> None:
         self._set_running(False)
         self.status.clear()
-        if self._turn is not None and self._turn.status.text() == self.tr("Working…"):
-            self._turn.status.clear()
+        if self._turn is not None:
+            self._turn.end_progress()
 
     def _set_running(self, running: bool) -> None:
         self._running = running

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLineEdit, QListWidget, QListWidgetItem, QPushButton, QWidget
 
 from app.panels.widgets import hbox, heading, vbox
@@ -10,6 +13,19 @@ from app.prompts import ask_text, confirm
 from app.workers import EngineRunner
 
 ROLE = Qt.ItemDataRole.UserRole
+TITLE_CHARS = 48
+
+
+def session_title(question: str) -> str:
+    """A conversation's title from its first question: the first line, whitespace folded,
+    cut at a word boundary to `TITLE_CHARS` characters (Hangul counts one per syllable)."""
+    line = next((part for part in question.strip().splitlines() if part.strip()), "")
+    text = re.sub(r"\s+", " ", line).strip()
+    if len(text) <= TITLE_CHARS:
+        return text
+    cut = text[:TITLE_CHARS]
+    space = cut.rfind(" ")
+    return (cut[:space] if space >= TITLE_CHARS // 2 else cut).rstrip(" ,.;:?!") + "…"
 
 
 def short_time(stamp: object) -> str:
@@ -31,6 +47,7 @@ class PatientsPanel(QWidget):
         self._pending_session: object = None
         self._emitted_patient: object = None
         self._emitted_session: object = None
+        self._restore_session: object = None
 
         self.heading = heading(self.tr("Patients"), "patientsHeading")
         self.search = QLineEdit(objectName="patientSearch", placeholderText=self.tr("Search patients"))
@@ -45,6 +62,11 @@ class PatientsPanel(QWidget):
             widget.setTextElideMode(Qt.TextElideMode.ElideRight)
             widget.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.new_session_button = QPushButton(self.tr("New conversation"), objectName="newSession")
+        self.rename_session_action = QAction(self.tr("Rename conversation…"), self, objectName="renameSession")
+        self.rename_session_action.triggered.connect(self.prompt_rename_session)
+        self.sessions.addAction(self.rename_session_action)
+        self.sessions.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self.sessions.itemDoubleClicked.connect(lambda _item: self.prompt_rename_session())
 
         buttons = hbox(self.new_button, self.rename_button, self.delete_button)
         vbox(self.heading, self.search, (self.patients, 3), buttons, self.sessions_heading, (self.sessions, 2),
@@ -76,6 +98,11 @@ class PatientsPanel(QWidget):
             button.setEnabled(has_patient)
 
     # -- patients --------------------------------------------------------------------------
+    def restore(self, patient_id: object, session_id: object) -> None:
+        """Select the patient and conversation that were open (after an unlock)."""
+        self._restore_session = session_id
+        self.reload(select_id=patient_id)
+
     def reload(self, select_id: object = None) -> None:
         current = self.current_patient()
         self._pending_patient = select_id if select_id is not None else (current or {}).get("id")
@@ -118,7 +145,7 @@ class PatientsPanel(QWidget):
         if patient is None:
             self.session_changed.emit(None)
         else:
-            self._pending_session = None
+            self._pending_session, self._restore_session = self._restore_session, None
             self._runner.call(self, self._engine.open_patient, patient_id,
                               on_result=lambda rows: self._show_sessions(patient_id, rows))
 
@@ -175,10 +202,8 @@ class PatientsPanel(QWidget):
         self.sessions.blockSignals(True)
         self.sessions.clear()
         for session in sessions:
-            title = (session.get("title") or "").strip() or self.tr("New conversation")
-            item = QListWidgetItem(f"{title}\n{short_time(session.get('started'))}")
-            item.setToolTip(title)
-            item.setData(ROLE, session)
+            item = QListWidgetItem()
+            self._show_session_item(item, session)
             self.sessions.addItem(item)
             if session["id"] == wanted:
                 self.sessions.setCurrentItem(item)
@@ -186,6 +211,12 @@ class PatientsPanel(QWidget):
             self.sessions.setCurrentRow(0)
         self.sessions.blockSignals(False)
         self._sync_session()
+
+    def _show_session_item(self, item: QListWidgetItem, session: dict) -> None:
+        title = (session.get("title") or "").strip() or self.tr("New conversation")
+        item.setText(f"{title}\n{short_time(session.get('started'))}")
+        item.setToolTip(title)
+        item.setData(ROLE, session)
 
     def _sync_session(self) -> None:
         session = self.current_session()
@@ -200,6 +231,30 @@ class PatientsPanel(QWidget):
             return
         self._runner.call(self, self._engine.new_session, patient["id"],
                           on_result=lambda session: self.reload_sessions(patient["id"], select_id=session["id"]))
+
+    def prompt_rename_session(self) -> None:
+        session = self.current_session()
+        if session is None:
+            return
+        ask_text(self, self.tr("Rename conversation"), self.tr("Title:"),
+                 lambda title: self.rename_session(session["id"], title), text=session.get("title") or "",
+                 name="renameSessionPrompt")
+
+    def rename_session(self, session_id: object, title: str) -> None:
+        patient = self.current_patient()
+        if patient is None:
+            return
+        self._runner.call(self, self._engine.rename_session, session_id, title,
+                          on_result=lambda _r: self.reload_sessions(patient["id"], select_id=session_id))
+
+    def title_if_untitled(self, session_id: object, question: str) -> None:
+        """Name a conversation after its first question (the user may rename it later)."""
+        session = self.current_session()
+        title = session_title(question)
+        if session is None or session.get("id") != session_id or (session.get("title") or "").strip() or not title:
+            return
+        self._show_session_item(self.sessions.currentItem(), {**session, "title": title})
+        self.rename_session(session_id, title)
 
     def refresh_titles(self) -> None:
         """After a turn: the session title and the patient order may have changed."""

@@ -75,9 +75,12 @@ class TracePanel(QWidget):
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             self.values[key] = value
             self.summary.addRow(label, value)
-        self.tokens = QProgressBar(objectName="tokenBudget", minimum=0, maximum=1)
-        self.tokens.setFormat("–")
-        self.summary.addRow(self.tr("Tokens / budget"), self.tokens)
+        # The figures go in a label under the bar, not inside it: styles draw a bar's text
+        # over the edge of its fill, where it is hard to read.
+        self.tokens = QProgressBar(objectName="tokenBudget", minimum=0, maximum=1, textVisible=False)
+        self.tokens.setFixedHeight(8)
+        self.tokens_text = QLabel("–", objectName="tokenBudgetText", wordWrap=True)
+        self.summary.addRow(self.tr("Tokens / budget"), vbox(self.tokens, self.tokens_text))
         figures = QGroupBox(self.tr("This answer"))
         figures.setLayout(self.summary)
 
@@ -137,7 +140,7 @@ class TracePanel(QWidget):
             value.setText("–")
         self.tokens.setMaximum(1)
         self.tokens.setValue(0)
-        self.tokens.setFormat("–")
+        self.tokens_text.setText("–")
 
     def on_event(self, event: Event) -> None:
         if isinstance(event, NodeStarted):
@@ -178,11 +181,11 @@ class TracePanel(QWidget):
         if total_budget:
             self.tokens.setMaximum(max(total_budget, used))
             self.tokens.setValue(used)
-            self.tokens.setFormat(self.tr("%1 prompt + %2 answer of %3").replace(
+            self.tokens_text.setText(self.tr("%1 prompt + %2 answer of %3").replace(
                 "%1", str(trace.get("prompt_tokens") or 0)).replace(
                 "%2", str(trace.get("completion_tokens") or 0)).replace("%3", str(total_budget)))
         else:
-            self.tokens.setFormat(str(used))
+            self.tokens_text.setText(str(used))
 
 
 def _budget_total(budget: object) -> int | None:

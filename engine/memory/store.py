@@ -251,6 +251,14 @@ class Vault:
             self.audit("session.create", patient_id, {"session_id": session_id})
         return session_id
 
+    def rename_session(self, session_id: int, title: str) -> None:
+        """Give a conversation a title (the app names it after its first question)."""
+        text = _required_text(title, "title")
+        with self.transaction() as db:
+            session = self.get_session(session_id)
+            update_row(db, "sessions", session_id, {"title": text, "updated_at": self.now_text()})
+            self.audit("session.rename", session["patient_id"], {"session_id": session_id})
+
     def list_sessions(self, patient_id: int) -> list[dict]:
         return list(self.db["sessions"].rows_where("patient_id = ?", [patient_id], order_by="id"))
 

@@ -90,10 +90,6 @@
         <translation>Chartside는 이 컴퓨터의 지식 베이스를 근거로 답하고 출처를 보여 줍니다. 진료를 대신하지 않습니다.</translation>
     </message>
     <message>
-        <source>Working…</source>
-        <translation>처리 중…</translation>
-    </message>
-    <message>
         <source>Stopping…</source>
         <translation>중지하는 중…</translation>
     </message>
@@ -691,6 +687,10 @@
         <translation>새 대화</translation>
     </message>
     <message>
+        <source>Rename conversation…</source>
+        <translation>대화 이름 바꾸기…</translation>
+    </message>
+    <message>
         <source>Last change: %1</source>
         <translation>마지막 변경: %1</translation>
     </message>
@@ -717,6 +717,14 @@
     <message>
         <source>Delete patient</source>
         <translation>환자 삭제</translation>
+    </message>
+    <message>
+        <source>Rename conversation</source>
+        <translation>대화 이름 바꾸기</translation>
+    </message>
+    <message>
+        <source>Title:</source>
+        <translation>제목:</translation>
     </message>
 </context>
 <context>
@@ -903,6 +911,17 @@
     <message>
         <source>Cancel</source>
         <translation>취소</translation>
+    </message>
+</context>
+<context>
+    <name>QFileDialog</name>
+    <message>
+        <source>&amp;Look in:</source>
+        <translation>다음에서 찾기(&amp;L):</translation>
+    </message>
+    <message>
+        <source>Files of &amp;type:</source>
+        <translation>파일 형식(&amp;T):</translation>
     </message>
 </context>
 <context>
@@ -1351,6 +1370,24 @@
         <translation>복사</translation>
     </message>
     <message>
+        <source>Searching the sources and preparing the answer… %1 s</source>
+        <translation>자료를 찾고 답변을 준비하는 중… %1초</translation>
+    </message>
+    <message numerus="yes">
+        <source>Writing: %n tokens so far</source>
+        <translation>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 tokens/s</source>
+        <translation>초당 %1토큰</translation>
+    </message>
+    <message>
+        <source>at most about %1 s left</source>
+        <translation>남은 시간 최대 약 %1초</translation>
+    </message>
+    <message>
         <source>Stopped.</source>
         <translation>중지됨.</translation>
     </message>
@@ -1365,6 +1402,12 @@
     <message>
         <source>Answered by %1 on %2.</source>
         <translation>%2의 %1 모델이 답했습니다.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tokens in %1 s.</source>
+        <translation>
+            <numerusform></numerusform>
+        </translation>
     </message>
 </context>
 <context>

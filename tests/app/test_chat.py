@@ -56,7 +56,7 @@ def test_streamed_answer_with_alert_sources_and_citation(qtbot, demo_window, fak
 
     assert workspace.trace.ran()[:3] == ["triage", "store_memory", "check_similarity"]
     assert workspace.trace.values["query_complexity"].text() == "moderate"
-    assert "of 4000" in workspace.trace.tokens.format()
+    assert "of 4000" in workspace.trace.tokens_text.text()
 
     demo_window.lock()
     assert QGuiApplication.clipboard().text() == ""
