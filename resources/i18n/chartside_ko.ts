@@ -1376,7 +1376,7 @@
     <message numerus="yes">
         <source>Writing: %n tokens so far</source>
         <translation>
-            <numerusform></numerusform>
+            <numerusform>작성 중: 지금까지 %n토큰</numerusform>
         </translation>
     </message>
     <message>
@@ -1406,7 +1406,7 @@
     <message numerus="yes">
         <source>%n tokens in %1 s.</source>
         <translation>
-            <numerusform></numerusform>
+            <numerusform>%1초 동안 %n토큰.</numerusform>
         </translation>
     </message>
 </context>
