@@ -197,14 +197,27 @@ def default_expander():
     return expanders[0] if len(expanders) == 1 else ChainExpander(expanders)
 
 
-class _ModeRetriever:
-    """Wraps a HybridRetriever so `+expansion` modes use the expander and others do not."""
+def default_translator():
+    """What `+expansion` modes translate queries with: concepts from the clinical pack and
+    question types (engine.knowledge.translation); None without the clinical pack."""
+    try:
+        from engine.clinical import PackConceptFinder
+        from engine.knowledge.translation import QueryTranslator
+    except ImportError:
+        return None
+    return QueryTranslator(PackConceptFinder())
 
-    def __init__(self, retriever, expander):
-        self.retriever, self.expander = retriever, expander
+
+class _ModeRetriever:
+    """Wraps a HybridRetriever so `+expansion` modes use the expander and translator and
+    others do not."""
+
+    def __init__(self, retriever, expander, translator=None):
+        self.retriever, self.expander, self.translator = retriever, expander, translator
 
     def rank(self, query, *, mode, k, expand):
         self.retriever.expander = self.expander if expand else None
+        self.retriever.translator = self.translator if expand else None
         return self.retriever.rank(query, mode=mode, k=k, expand=expand)
 
 
@@ -247,6 +260,8 @@ def register(kinds) -> None:
     parser.add_argument("--queries", type=Path, help="JSONL with id, query, relevant/relevance "
                         "(or a bilingual set with query_ko/query_en, topic, split)")
     parser.add_argument("--sets", action="store_true", help="the project's Korean/English sets in resources/eval/retrieval")
+    parser.add_argument("--no-translate", dest="translate", action="store_false",
+                        help="+expansion modes without query translation (concept names only, as before)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--mode", default="all", choices=["bm25", "dense", "hybrid", "hybrid+expansion", "all"])
     parser.set_defaults(func=run)
@@ -261,7 +276,7 @@ def run(args) -> int:
     retriever = open_retriever(settings)
     expander = default_expander()
     modes = modes_for(args.mode, expander is not None)
-    wrapped = _ModeRetriever(retriever, expander)
+    wrapped = _ModeRetriever(retriever, expander, default_translator() if args.translate else None)
     paths = project_sets() if args.sets else [args.queries]
     results = {}
     for path in paths:
