@@ -17,7 +17,7 @@ Before searching, the query may be
   knowledge base's own question forms, each searched by BM25 and dense, fused with RRF
   together with a metadata list: the documents on the asked focus, those answering the
   asked question type first. The original query stays one of the fused searches unless it
-  is mostly Hangul. `Ranking.query` is then the English query searched.
+  is mostly Hangul or a clinical message. `Ranking.query` is then the English query searched.
 The number of documents is budget-aware: k = min(dynamic_k, docs_budget // avg_doc_tokens).
 """
 
@@ -252,11 +252,12 @@ class HybridRetriever:
         return self._rank_one(query, mode=mode, k=k, profile=profile, expand=expand)
 
     def _rank_plan(self, plan: QueryPlan, query: str, *, mode: str, k: int) -> Ranking:
-        """Each sub-query searched by BM25, the question embedded once (an English query as
-        written, a Korean one through its first question forms), fused with the metadata
-        list by RRF. One embedding per query keeps translated queries as fast as plain ones."""
+        """Each sub-query searched by BM25, the question embedded once (a short English query
+        as written; a Korean one or a clinical message through its first question forms),
+        fused with the metadata list by RRF. One embedding per query keeps translated queries
+        as fast as plain ones."""
         timings: dict[str, float] = {}
-        hangul = _mostly_hangul(query)
+        hangul = _mostly_hangul(query) or plan.message
         want_bm25 = mode in ("bm25", "hybrid") and self.use_bm25 and self.kb.size > 0
         want_dense = mode in ("dense", "hybrid") and self.use_dense and self.kb.size > 0
         n = max(self.candidates, k * 4)

@@ -59,6 +59,7 @@ class QueryPlan:
     subqueries: list[SubQuery]
     qtypes: list[str]
     focus_keys: list[str]
+    message: bool = False  # a clinical message (several sentences): searched only by its sub-queries
 
     @property
     def english(self) -> str:
@@ -127,14 +128,15 @@ class QueryTranslator:
                 for allergen in self._unique(allergic)[:1]:
                     subqueries.append(SubQuery(f"{allergen['name']} allergy", [allergen["name"]], None,
                                                f"{allergen['name']} allergy", weight=0.5))
-        if len(sentences) >= 3:  # a clinical message: its presenting complaint is searched too
+        message = len(sentences) >= 3
+        if message:  # a clinical message: its presenting complaint is searched too
             complaint = [m for m in self._unique(mentions) if m["slot"] == "symptom" and m not in focus]
             if complaint:
                 words = [m["name"] for m in complaint[:3]]
                 subqueries.append(SubQuery(" ".join(words), words, None, " ".join(words), weight=0.5))
         if not subqueries:
             return None
-        return QueryPlan(query, subqueries[:MAX_SUBQUERIES], qtypes, focus_keys)
+        return QueryPlan(query, subqueries[:MAX_SUBQUERIES], qtypes, focus_keys, message)
 
     def _names(self, mention: Mapping) -> list[str]:
         names = [mention["name"], *mention.get("synonyms", [])]
