@@ -32,6 +32,12 @@ _QUESTION = re.compile(
     r"(?:나요|까요|가요|는지|을까|ㄹ까|인가|되요|돼요|되나|알려|궁금|할까|있어요|있나|해요|하나요|어떡|뭐)\s*[.?!]*\s*$",
     re.IGNORECASE,
 )
+# Patient facts that make a message a clinical case description: ages, doses, vitals, labs.
+_PATIENT_FACTS = re.compile(
+    r"\b\d{1,3}[- ]?(?:years?[- ]old|yo|y/o)\b|\d{1,3}\s*(?:세|살)|\b\d+(?:\.\d+)?\s*(?:mg|mcg|ml|units?|kg)\b|"
+    r"\b\d{2,3}/\d{2,3}\b|\b(?:hba1c|a1c|inr|bmi|spo2|ldl|tsh|creatinine|egfr)\b|당화혈색소|크레아티닌|산소포화도|혈압\s*\d",
+    re.IGNORECASE,
+)
 _ALLERGY = re.compile(r"allerg|알레르기|알러지|과민", re.IGNORECASE)
 _FOCUS_SLOTS = ("condition", "medication")
 MAX_SUBQUERIES = 4
@@ -59,7 +65,8 @@ class QueryPlan:
     subqueries: list[SubQuery]
     qtypes: list[str]
     focus_keys: list[str]
-    message: bool = False  # a clinical message (several sentences): searched only by its sub-queries
+    message: bool = False  # a clinical case (several sentences with patient facts): searched by its sub-queries
+    long: bool = False  # several sentences
 
     @property
     def english(self) -> str:
@@ -128,7 +135,7 @@ class QueryTranslator:
                 for allergen in self._unique(allergic)[:1]:
                     subqueries.append(SubQuery(f"{allergen['name']} allergy", [allergen["name"]], None,
                                                f"{allergen['name']} allergy", weight=0.5))
-        message = len(sentences) >= 3
+        message = len(sentences) >= 3 and bool(_PATIENT_FACTS.search(query))
         if message:  # a clinical message: its presenting complaint is searched too
             complaint = [m for m in self._unique(mentions) if m["slot"] == "symptom" and m not in focus]
             if complaint:
@@ -136,7 +143,7 @@ class QueryTranslator:
                 subqueries.append(SubQuery(" ".join(words), words, None, " ".join(words), weight=0.5))
         if not subqueries:
             return None
-        return QueryPlan(query, subqueries[:MAX_SUBQUERIES], qtypes, focus_keys, message)
+        return QueryPlan(query, subqueries[:MAX_SUBQUERIES], qtypes, focus_keys, message, len(sentences) >= 3)
 
     def _names(self, mention: Mapping) -> list[str]:
         names = [mention["name"], *mention.get("synonyms", [])]
