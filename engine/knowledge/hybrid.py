@@ -238,10 +238,14 @@ class HybridRetriever:
         return order, best
 
     def plan(self, query: str) -> QueryPlan | None:
-        """The translated English sub-queries for `query`, or None (no translator, nothing found)."""
+        """The translated English sub-queries searched for `query`, or None when it is
+        searched as written (no translator, no concept found, an English question)."""
         if self.translator is None or not query.strip():
             return None
-        return self.translator.plan(query, self.kb)
+        plan = self.translator.plan(query, self.kb)
+        if plan is None or not (plan.message or _mostly_hangul(query) or ENGLISH_QUESTIONS):
+            return None
+        return plan
 
     def rank(self, query: str, *, mode: str = "hybrid", k: int = 10, profile: Any = None,
              expand: bool = True) -> Ranking:
@@ -251,9 +255,10 @@ class HybridRetriever:
         if expand and self.translator is not None:
             t0 = time.perf_counter()
             plan = self.plan(query)
-            if plan is not None and (plan.message or _mostly_hangul(query) or ENGLISH_QUESTIONS):
+            translate_ms = (time.perf_counter() - t0) * 1000
+            if plan is not None:
                 ranking = self._rank_plan(plan, query, mode=mode, k=k)
-                ranking.timings_ms["translate_ms"] = ranking.timings_ms.pop("plan_ms", 0.0)
+                ranking.timings_ms["translate_ms"] = translate_ms
                 ranking.timings_ms["total_ms"] = (time.perf_counter() - t0) * 1000
                 return ranking
         return self._rank_one(query, mode=mode, k=k, profile=profile, expand=expand)

@@ -77,7 +77,6 @@ QTYPE_LABELS = {"exams and tests": "diagnosis", "considerations": "what to do", 
 
 # Question-type cues, Korean and English. Order = priority when one phrase could be read
 # two ways (a missed dose before "what to do", side effects before symptoms).
-_KO = "가-힣"
 QTYPE_CUES: tuple[tuple[str, str], ...] = (
     ("forget a dose", r"깜빡|까먹|잊어버|잊고|빼먹|놓쳤|forg[oe]t|missed (?:a |my |one )?dose|miss(?:ed)? (?:a|my) dose"),
     ("side effects", r"부작용|side[- ]?effects?|adverse"),

@@ -29,7 +29,7 @@ ConceptFinder = Callable[[str], Sequence[Mapping]]
 _SENTENCE = re.compile(r"[^.?!\n。]+[.?!。]*")
 _QUESTION = re.compile(
     r"\?|^\s*(?:what|how|why|can|could|is|are|does|do|should|who|when|which|will)\b|"
-    r"(?:나요|까요|가요|는지|을까|ㄹ까|인가|되요|돼요|되나|알려|궁금|할까|있어요|있나|해요|하나요|어떡|뭐)\s*[.?!]*\s*$",
+    r"(?:나요|까요|가요|는지|을까|인가|되요|돼요|되나|알려|궁금|할까|있어요|있나|해요|하나요|어떡|뭐)\s*[.?!]*\s*$",
     re.IGNORECASE,
 )
 # Patient facts that make a message a clinical case description: ages, doses, vitals, labs.

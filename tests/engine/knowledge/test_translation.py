@@ -118,12 +118,18 @@ def tiny_retriever(tmp_path_factory, translator):
     ("갑상선저하증 증상이 뭐예요", "t/2"),
     ("갑상선 기능 저하증 치료는 평생 약 먹어야 하나요?", "t/3"),
     ("갑상선기능저하증은 왜 생기는 거에요", "t/4"),
-    ("How is hypothyroidism treated?", "t/3"),
+    ("61-year-old woman, TSH 12, takes metformin 500 mg. She feels cold and tired all the time. "
+     "How is her hypothyroidism treated?", "t/3"),
 ])
 def test_the_document_answering_the_question_comes_first(tiny_retriever, query, expected):
     ranking = tiny_retriever.rank(query, k=3)
     assert ranking.doc_ids[0] == expected
     assert ranking.plan is not None and not _hangul(ranking.query)
+
+
+def test_english_questions_are_searched_as_written(tiny_retriever):
+    ranking = tiny_retriever.rank("How is hypothyroidism treated?", k=3)
+    assert ranking.plan is None and ranking.doc_ids[0] == "t/3"
 
 
 def test_without_translation_korean_finds_nothing_useful(tiny_retriever):
