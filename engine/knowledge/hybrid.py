@@ -39,6 +39,8 @@ MODES = ("bm25", "dense", "hybrid")
 CANDIDATE_CHUNKS = 100
 # RRF weight of the metadata list (documents on the asked focus, the asked question type first).
 FOCUS_WEIGHT = 2.0
+# The other documents on the focus (a second list) weigh this share of it.
+TOPIC_SHARE = 0.25
 # English questions are searched as written (with concept-name expansion), except clinical
 # case messages: translating every English question raised LiveQA recall and nDCG but lowered
 # its average score (the first answer's grade) from 1.34 to 1.23-1.27 (README). When switched
@@ -299,8 +301,11 @@ class HybridRetriever:
         if focus_docs:
             asked = [d.doc_id for d in focus_docs if d.qtype in plan.qtypes]
             rest = [d.doc_id for d in focus_docs if d.qtype not in plan.qtypes]
-            lists["focus"] = list(dict.fromkeys(asked + rest))
-            weights["focus"] = FOCUS_WEIGHT if focus_only else ENGLISH_FOCUS_WEIGHT
+            weight = FOCUS_WEIGHT if focus_only else ENGLISH_FOCUS_WEIGHT
+            if asked:
+                lists["focus"], weights["focus"] = list(dict.fromkeys(asked)), weight
+            if rest:
+                lists["topic"], weights["topic"] = list(dict.fromkeys(rest)), weight * TOPIC_SHARE
         fused = reciprocal_rank_fusion(lists, self.rrf_k, weights)[:k]
         chunk_of: dict[str, tuple[str, float]] = {}
         for name in lists:

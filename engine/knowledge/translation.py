@@ -129,8 +129,11 @@ class QueryTranslator:
             if is_drug and types == [None]:
                 types = ["usage"]
             for qtype in types[:2]:
-                subqueries.append(SubQuery(question_form(qtype, name), names, qtype,
-                                           f"{name} {label(qtype)}".strip(), terms=names[: 1 + self.synonyms]))
+                shown = f"{name} {label(qtype)}".strip()
+                # A focus the knowledge base has no document on is searched by its names:
+                # the question form's own words would find the same question about other foci.
+                text = question_form(qtype, name) if own or kb is None else shown
+                subqueries.append(SubQuery(text, names, qtype, shown, terms=names[: 1 + self.synonyms]))
             if is_drug:
                 for allergen in self._unique(allergic)[:1]:
                     subqueries.append(SubQuery(f"{allergen['name']} allergy", [allergen["name"]], None,
