@@ -32,7 +32,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from engine.knowledge.questions import QuestionIndex
 from engine.knowledge.store import KnowledgeBase
 from engine.knowledge.text import tokenize
-from engine.knowledge.translation import QueryPlan, QueryTranslator
+from engine.knowledge.translation import QueryPlan, QueryTranslator, is_clinical_case
 from engine.protocols import QueryExpander
 
 MODES = ("bm25", "dense", "hybrid")
@@ -244,10 +244,9 @@ class HybridRetriever:
         searched as written (no translator, no concept found, an English question)."""
         if self.translator is None or not query.strip():
             return None
-        plan = self.translator.plan(query, self.kb)
-        if plan is None or not (plan.message or _mostly_hangul(query) or ENGLISH_QUESTIONS):
-            return None
-        return plan
+        if not (_mostly_hangul(query) or ENGLISH_QUESTIONS or is_clinical_case(query)):
+            return None  # searched as written: no concept lookup, no added time
+        return self.translator.plan(query, self.kb)
 
     def rank(self, query: str, *, mode: str = "hybrid", k: int = 10, profile: Any = None,
              expand: bool = True) -> Ranking:

@@ -87,6 +87,11 @@ def _questions(sentences: list[tuple[int, int, str]]) -> list[tuple[int, int, st
     return asked or sentences[-1:]
 
 
+def is_clinical_case(text: str) -> bool:
+    """Several sentences with patient facts (an age, a dose, vitals or labs)."""
+    return len(_sentences(text)) >= 3 and bool(_PATIENT_FACTS.search(text))
+
+
 def _inside(mention: Mapping, spans: list[tuple[int, int, str]]) -> bool:
     return any(start <= mention["start"] < end for start, end, _ in spans)
 
@@ -138,7 +143,7 @@ class QueryTranslator:
                 for allergen in self._unique(allergic)[:1]:
                     subqueries.append(SubQuery(f"{allergen['name']} allergy", [allergen["name"]], None,
                                                f"{allergen['name']} allergy", weight=0.5))
-        message = len(sentences) >= 3 and bool(_PATIENT_FACTS.search(query))
+        message = is_clinical_case(query)
         if message:  # a clinical message: its presenting complaint is searched too
             complaint = [m for m in self._unique(mentions) if m["slot"] == "symptom" and m not in focus]
             if complaint:
