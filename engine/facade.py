@@ -178,7 +178,8 @@ class Engine:
         except KnowledgeIndexError as exc:
             self.service_notes.append(f"knowledge base unavailable: {exc}")
             return None
-        return KnowledgeService(HybridRetriever.from_settings(self._kb, self.settings, self._expander()))
+        return KnowledgeService(HybridRetriever.from_settings(self._kb, self.settings, self._expander(),
+                                                              self._translator()))
 
     def use_knowledge_base(self, kb) -> None:
         """Search `kb` (an open engine.knowledge.KnowledgeBase) instead of the default one."""
@@ -187,7 +188,8 @@ class Engine:
 
         with self._lock:
             self._kb = kb
-            self._knowledge = KnowledgeService(HybridRetriever.from_settings(kb, self.settings, self._expander()))
+            self._knowledge = KnowledgeService(HybridRetriever.from_settings(kb, self.settings, self._expander(),
+                                                                             self._translator()))
 
     def _expander(self):
         """Expanders plugged into the knowledge package, plus the clinical Korean -> English one."""
@@ -204,6 +206,15 @@ class Engine:
         if not expanders:
             return None
         return expanders[0] if len(expanders) == 1 else ChainExpander(expanders)
+
+    def _translator(self):
+        """Query translation by concept and question type (needs the clinical pack)."""
+        if self.clinical is None:
+            return None
+        from engine.clinical import PackConceptFinder
+        from engine.knowledge.translation import QueryTranslator
+
+        return QueryTranslator(PackConceptFinder())
 
     def _shared_embedder(self):
         """One embedder (behind a per-text memo) for the cache, the knowledge base and memory."""

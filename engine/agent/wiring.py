@@ -58,6 +58,12 @@ class KnowledgeService:
         return [Document(doc_id=h.doc_id, text=h.text, title=h.title, chunk_id=h.chunk_id, score=float(h.score),
                          url=h.url, licence=h.licence, attribution=h.attribution) for h in hits]
 
+    def searched(self, query: str, expand: bool) -> str:
+        """The English query that `search` looks up for `query` ("hypothyroidism symptoms"),
+        or `query` itself when it is searched as written."""
+        plan = self.retriever.plan(query) if expand else None
+        return plan.english if plan is not None else query
+
 
 class VaultMemory:
     """PatientMemory over the vault for one patient and session."""

@@ -24,6 +24,7 @@ import numpy as np
 from engine.bench.retrieval import (
     _ModeRetriever,
     default_expander,
+    default_translator,
     map_aliases,
     modes_for,
     open_retriever,
@@ -143,7 +144,7 @@ def evaluate_liveqa(retriever, expander, questions, qrels, modes, *, field: str 
         texts = [original_query(q) for q in questions]
     else:
         texts = [q.get("nist_paraphrase") or original_query(q) for q in questions]
-    wrapped = _ModeRetriever(retriever, expander)
+    wrapped = _ModeRetriever(retriever, expander, default_translator())
     out = {}
     for mode in modes:
         run = run_mode(wrapped, texts, mode)

@@ -5,6 +5,12 @@ FILE is JSONL, one query a line: `{"id", "query", "relevant": [doc_id, ...]}` or
 base and prints `{"queries": n, "modes": {MODE: {"mrr@10", "ndcg@10", "recall@10",
 "recall@15", "p50_ms", "p95_ms"}}}`, MODE among bm25, dense, hybrid, hybrid+expansion.
 
+A bilingual set (lines with `query_ko` and `query_en` instead of `query`, an optional
+`topic` list of on-topic documents and a `split`: dev or heldout, as in
+resources/eval/retrieval/) is also reported per language and split under `"sets"`:
+`{LANG: {SPLIT: {MODE: {..., "topic_mrr@10"}}}}`, so Korean sits beside English and
+held-out figures apart from the ones tuned on. `--sets` runs the project's own sets.
+
 Metric definitions (shared with `bench liveqa`):
 - nDCG@10 with linear gains (the grade) and log2(rank + 1) discounts, ideal DCG from all
   judged grades of the query;
@@ -113,6 +119,49 @@ def evaluate(retriever, queries: Sequence[str], judgments: Sequence[Mapping[str,
     return out
 
 
+LANGUAGES = ("ko", "en")
+SPLITS = ("dev", "heldout", "all")
+
+
+def evaluate_bilingual(retriever, items: Sequence[dict], modes: Iterable[str],
+                       aliases: Mapping[str, str] | None = None) -> dict:
+    """Question-specific (`relevant`) and topic (`topic`) metrics per language, split and mode."""
+    aliases = aliases or {}
+    relevant = map_aliases([{d: 1.0 for d in item["relevant"]} for item in items], aliases)
+    topic = map_aliases([{d: 1.0 for d in item.get("topic") or item["relevant"]} for item in items], aliases)
+    out: dict[str, dict] = {}
+    for lang in LANGUAGES:
+        queries = [item[f"query_{lang}"] for item in items]
+        per_split: dict[str, dict] = {split: {} for split in SPLITS}
+        for mode in modes:
+            run = run_mode(retriever, queries, mode)
+            for split in SPLITS:
+                chosen = [i for i, item in enumerate(items) if split == "all" or item.get("split", "dev") == split]
+                if not chosen:
+                    continue
+                row = summarise([run.rankings[i] for i in chosen], [relevant[i] for i in chosen],
+                                [run.latencies_ms[i] for i in chosen], [run.cpu_ms[i] for i in chosen])
+                topic_row = summarise([run.rankings[i] for i in chosen], [topic[i] for i in chosen], [])
+                row["topic_mrr@10"] = topic_row["mrr@10"]
+                row["topic_recall@10"] = topic_row["recall@10"]
+                row["queries"] = len(chosen)
+                per_split[split][mode] = row
+        out[lang] = {split: rows for split, rows in per_split.items() if rows}
+    return out
+
+
+def project_sets() -> list[Path]:
+    from engine.paths import resources_dir
+
+    folder = resources_dir() / "eval" / "retrieval"
+    return sorted(folder.glob("*.jsonl"))
+
+
+def load_items(path: Path) -> list[dict]:
+    with open(path, encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
 def open_retriever(settings=None, *, progress: bool = True):
     """A retriever over the default knowledge base (built if needed, progress on stderr)."""
     from engine.knowledge import HybridRetriever, open_default
@@ -148,14 +197,27 @@ def default_expander():
     return expanders[0] if len(expanders) == 1 else ChainExpander(expanders)
 
 
-class _ModeRetriever:
-    """Wraps a HybridRetriever so `+expansion` modes use the expander and others do not."""
+def default_translator():
+    """What `+expansion` modes translate queries with: concepts from the clinical pack and
+    question types (engine.knowledge.translation); None without the clinical pack."""
+    try:
+        from engine.clinical import PackConceptFinder
+        from engine.knowledge.translation import QueryTranslator
+    except ImportError:
+        return None
+    return QueryTranslator(PackConceptFinder())
 
-    def __init__(self, retriever, expander):
-        self.retriever, self.expander = retriever, expander
+
+class _ModeRetriever:
+    """Wraps a HybridRetriever so `+expansion` modes use the expander and translator and
+    others do not."""
+
+    def __init__(self, retriever, expander, translator=None):
+        self.retriever, self.expander, self.translator = retriever, expander, translator
 
     def rank(self, query, *, mode, k, expand):
         self.retriever.expander = self.expander if expand else None
+        self.retriever.translator = self.translator if expand else None
         return self.retriever.rank(query, mode=mode, k=k, expand=expand)
 
 
@@ -195,7 +257,11 @@ def map_aliases(judgments: Sequence[Mapping[str, float]], aliases: Mapping[str, 
 
 def register(kinds) -> None:
     parser = kinds.add_parser("retrieval", help="MRR/nDCG/recall and latency of BM25, dense and hybrid retrieval")
-    parser.add_argument("--queries", required=True, type=Path, help="JSONL with id, query, relevant/relevance")
+    parser.add_argument("--queries", type=Path, help="JSONL with id, query, relevant/relevance "
+                        "(or a bilingual set with query_ko/query_en, topic, split)")
+    parser.add_argument("--sets", action="store_true", help="the project's Korean/English sets in resources/eval/retrieval")
+    parser.add_argument("--no-translate", dest="translate", action="store_false",
+                        help="+expansion modes without query translation (concept names only, as before)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--mode", default="all", choices=["bm25", "dense", "hybrid", "hybrid+expansion", "all"])
     parser.set_defaults(func=run)
@@ -204,13 +270,25 @@ def register(kinds) -> None:
 def run(args) -> int:
     from engine.settings import load_settings
 
+    if args.queries is None and not args.sets:
+        raise SystemExit("bench retrieval: give --queries FILE or --sets")
     settings = load_settings()
     retriever = open_retriever(settings)
     expander = default_expander()
-    _, texts, judgments = load_queries(args.queries)
-    judgments = map_aliases(judgments, retriever.kb.aliases())
     modes = modes_for(args.mode, expander is not None)
-    result = {"queries": len(texts), "modes": evaluate(_ModeRetriever(retriever, expander), texts, judgments, modes)}
+    wrapped = _ModeRetriever(retriever, expander, default_translator() if args.translate else None)
+    paths = project_sets() if args.sets else [args.queries]
+    results = {}
+    for path in paths:
+        items = load_items(path)
+        if items and "query_ko" in items[0]:
+            sets = evaluate_bilingual(wrapped, items, modes, retriever.kb.aliases())
+            results[path.stem] = {"queries": len(items), "modes": sets["ko"]["all"], "sets": sets}
+        else:
+            _, texts, judgments = load_queries(path)
+            judgments = map_aliases(judgments, retriever.kb.aliases())
+            results[path.stem] = {"queries": len(texts), "modes": evaluate(wrapped, texts, judgments, modes)}
+    result = results[paths[0].stem] if len(paths) == 1 else {"sets": results}
     print_result(result, args.json)
     return 0
 
@@ -219,10 +297,22 @@ def print_result(result: dict, as_json: bool) -> None:
     if as_json:
         print(json.dumps(result, indent=2))
         return
-    print(f"queries: {result['queries']}")
-    print(format_table(result["modes"]))
+    if "queries" in result:
+        print(f"queries: {result['queries']}")
+    if "modes" in result:
+        print(format_table(result["modes"]))
     for key, value in result.items():
         if key in ("queries", "modes"):
+            continue
+        if key == "sets":
+            for name, rows in value.items():
+                if isinstance(rows, dict) and "modes" in rows:
+                    print(f"\n{name}:")
+                    print_result(rows, False)
+                elif isinstance(rows, dict):
+                    for split, modes in rows.items():
+                        print(f"\n{name} {split}:")
+                        print(format_table(modes))
             continue
         if isinstance(value, dict) and "modes" in value:
             print(f"\n{key}:")
@@ -231,7 +321,8 @@ def print_result(result: dict, as_json: bool) -> None:
             print(f"{key}: {json.dumps(value)}")
 
 
-COLUMNS = ("avg_score", "mrr@10", "ndcg@10", "recall@10", "recall@15", "p50_ms", "p95_ms", "cpu_p50_ms")
+COLUMNS = ("avg_score", "mrr@10", "ndcg@10", "recall@10", "recall@15", "topic_mrr@10", "topic_recall@10",
+           "p50_ms", "p95_ms", "cpu_p50_ms", "queries")
 
 
 def format_table(modes: Mapping[str, Mapping[str, float]]) -> str:

@@ -7,6 +7,8 @@
     chartside kb list [--json]      the clinic's own documents
     chartside kb remove ID|PATH...  remove clinic documents
     chartside kb search TEXT        hybrid search, for checking what the assistant will see
+                                    (--json: {"query", "searched", "hits"}; "searched" is the
+                                    English query looked up, e.g. "hypothyroidism symptoms")
     chartside kb status [--json]    manifest, sizes and what (if anything) is stale
     chartside kb export FILE        write the built index (with clinic documents) to a bundle
     chartside kb import FILE        replace this desktop's index by a bundle: verified first
@@ -58,6 +60,8 @@ def register(subparsers) -> None:
     search.add_argument("--mode", default="hybrid", choices=["bm25", "dense", "hybrid"])
     search.add_argument("-k", type=int, default=5)
     search.add_argument("--json", action="store_true")
+    search.add_argument("--no-translate", dest="translate", action="store_false",
+                        help="search the text as written (no concept / question-type translation)")
 
 
 def _open(build: bool = True, force: bool = False):
@@ -208,15 +212,21 @@ def _import(args) -> int:
 
 
 def _search(args) -> int:
+    from engine.bench.retrieval import default_expander, default_translator
     from engine.knowledge import HybridRetriever
     from engine.settings import load_settings
 
     kb = _open()
-    retriever = HybridRetriever.from_settings(kb, load_settings())
+    translator = default_translator() if args.translate else None
+    retriever = HybridRetriever.from_settings(kb, load_settings(), default_expander(), translator)
+    plan = retriever.plan(args.text)
+    searched = plan.english if plan is not None else args.text
     hits = retriever.search(args.text, k=args.k, mode=args.mode)
     if args.json:
-        print(json.dumps([h.to_dict() for h in hits], indent=2, ensure_ascii=False))
+        print(json.dumps({"query": args.text, "searched": searched, "hits": [h.to_dict() for h in hits]},
+                         indent=2, ensure_ascii=False))
         return 0
+    print(f"searched: {searched}")
     for i, hit in enumerate(hits, start=1):
         print(f"{i}. [{hit.doc_id}] {hit.title}  (score {hit.score:.4f}, ranks {hit.ranks})")
         print(f"   {hit.text[:200].replace(chr(10), ' ')}...")

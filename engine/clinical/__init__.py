@@ -3,7 +3,8 @@
 - `extract(text)` -> slot JSON (DESIGN.md), Korean, English or mixed.
 - `triage(text)` -> {"emergency", "category", "message"} (deterministic red flags).
 - `conflicts(profile, slots)` -> allergy / interaction / contraindication alerts.
-- `KoreanConceptExpander` -> `engine.protocols.QueryExpander` for retrieval.
+- `KoreanConceptExpander` -> `engine.protocols.QueryExpander` for retrieval;
+  `PackConceptFinder` -> concept mentions for query translation.
 - `get_pack()` / `build_pack()` -> the MedCAT pack, built from concepts.tsv + lexicons.
 
 Names are resolved lazily so that `triage` (pure regular expressions) does not import
@@ -20,6 +21,7 @@ _EXPORTS = {
     "triage": "engine.clinical.red_flags",
     "conflicts": "engine.clinical.drug_alerts",
     "KoreanConceptExpander": "engine.clinical.expander",
+    "PackConceptFinder": "engine.clinical.expander",
     "get_pack": "engine.clinical.pack",
     "build_pack": "engine.clinical.pack",
     "load_pack": "engine.clinical.pack",

@@ -47,3 +47,33 @@ class KoreanConceptExpander:
                     seen.add(key)
                     terms.append(term)
         return terms
+
+
+class PackConceptFinder:
+    """Concept mentions of any text (Korean, English, mixed) for query translation
+    (`engine.knowledge.translation.ConceptFinder`): English name, synonyms, slot, span,
+    negation. Korean synonyms are left out: the knowledge base is English."""
+
+    def __init__(self, pack: ClinicalPack | None = None, synonyms: int = 6) -> None:
+        self._pack = pack
+        self.synonyms = synonyms
+
+    @property
+    def pack(self) -> ClinicalPack:
+        if self._pack is None:
+            self._pack = get_pack()
+        return self._pack
+
+    def __call__(self, text: str) -> list[dict]:
+        if not text or not text.strip():
+            return []
+        mentions = find_mentions(self.pack, text)
+        apply_negation(text, mentions)
+        out = []
+        for mention in mentions:
+            concept = self.pack.concept(mention.concept_id)
+            synonyms = [s for s in (concept.synonyms if concept else []) if not has_hangul(s)]
+            out.append({"name": mention.name, "synonyms": synonyms[: self.synonyms], "slot": mention.slot,
+                        "start": mention.start, "end": mention.end, "negated": mention.negated,
+                        "text": mention.text})
+        return out

@@ -826,6 +826,12 @@ class KnowledgeBase:
                     found[r[0]] = r
         return [Chunk(*found[cid]) for cid in ids if cid in found]
 
+    def document_titles(self) -> list[tuple[str, str]]:
+        """(doc id, title) of every document."""
+        db = self._connect()
+        with self._lock:
+            return db.execute("SELECT doc_id, title FROM documents").fetchall()
+
     def aliases(self) -> dict[str, str]:
         """alias id -> document id (e.g. a LiveQA answer_id -> its MedQuAD twin)."""
         db = self._connect()

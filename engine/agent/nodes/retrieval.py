@@ -71,6 +71,9 @@ def retrieve(state: TurnState, services: AgentServices):
         documents = search(services, state, query)
         if services.knowledge is None:
             decisions.append("retrieve: no knowledge base is available")
+    searched = getattr(services.knowledge, "searched", None)
+    if searched is not None and state.prefetched is None:
+        query = searched(query, services.flags.query_expansion)
     budget = int(state.budget.get("documents", 0))
     llm = None if services.llm_unavailable is not None else services.llm  # None: extractive only
     section, stats = compress(documents, query, budget, services.settings.retrieval.compression, services.tokens,

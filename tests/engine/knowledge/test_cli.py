@@ -28,10 +28,10 @@ def test_kb_build_add_list_search_remove(tiny_shared, hashing_embedder, tmp_path
     assert [d["title"] for d in listed] == ["Flu clinic"]
 
     assert main(["kb", "search", "--json", "-k", "2", "flu shots tuesday"]) == 0
-    hits = json.loads(capsys.readouterr().out)
-    assert hits[0]["title"] == "Flu clinic"
+    found = json.loads(capsys.readouterr().out)
+    assert found["query"] == "flu shots tuesday" and found["hits"][0]["title"] == "Flu clinic"
     assert main(["kb", "search", "--json", "asthma wheezing"]) == 0
-    hit = json.loads(capsys.readouterr().out)[0]
+    hit = json.loads(capsys.readouterr().out)["hits"][0]
     assert hit["doc_id"] == "ADAM_0000005_Sec1.txt" and hit["licence"] == "CC BY 4.0"
 
     assert main(["kb", "remove", str(note)]) == 0

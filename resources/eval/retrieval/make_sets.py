@@ -1,0 +1,316 @@
+"""Writes korean_questions.jsonl and clinical_messages.jsonl from the questions below.
+
+The questions (Korean and their English twins) were written by hand before any retrieval
+code for them existed; this script only looks up the gold document ids in the shared
+MedQuAD data (focus + qtype), so the committed files carry ids and our own text, never
+the data's text. Run: python resources/eval/retrieval/make_sets.py [SHARED_DATA_DIR]
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import re
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+# (focus as MedQuAD names it, MedQuAD qtype, Korean question, English question)
+QUESTIONS = [
+    ("Hypothyroidism", "symptoms", "갑상선 기능저하증이면 어떤 증상이 나타나요?", "What symptoms does hypothyroidism cause?"),
+    ("Hypothyroidism", "causes", "갑상선저하증은 왜 생기는 거에요", "Why does hypothyroidism happen?"),
+    ("Hypothyroidism", "treatment", "갑상선 저하 치료는 평생 약 먹어야 하나요?", "Is hypothyroidism treated with pills for life?"),
+    ("Hypothyroidism", "exams and tests", "갑상선 기능 저하증 진단은 무슨 검사로 해요?", "Which test diagnoses an underactive thyroid?"),
+    ("Hypothyroidism", "considerations", "갑상선기능저하증 있으면 음식은 어떻게 먹어야 돼요", "What should I eat if I have hypothyroidism?"),
+    ("High Blood Pressure", "symptoms", "고혈압도 증상이 있나요? 머리가 아프면 혈압 높은건가요", "Does high blood pressure have symptoms, like headaches?"),
+    ("High Blood Pressure", "causes", "혈압이 높아지는 원인이 뭐에요?", "What causes blood pressure to go up?"),
+    ("High Blood Pressure", "treatment", "고혈압 치료 방법 알려주세요 혈압약 꼭 먹어야되요?", "How is high blood pressure treated, do I need pills?"),
+    ("High Blood Pressure", "prevention", "고혈압 예방하려면 어떻게 해야 하나요", "How can I prevent high blood pressure?"),
+    ("High Blood Pressure", "exams and tests", "고혈압 진단은 어떻게 내리나요? 몇번 재야돼요?", "How is high blood pressure diagnosed?"),
+    ("High Blood Pressure", "susceptibility", "고혈압 잘 걸리는 사람은 누구에요", "Who is likely to get high blood pressure?"),
+    ("Diabetes", "symptoms", "당뇨 초기증상 뭐가 있어요? 물을 자꾸 마셔요", "What are early signs of diabetes? I drink a lot of water"),
+    ("Diabetes", "causes", "당뇨병은 왜 걸리나요", "Why do people get diabetes?"),
+    ("Diabetes", "treatment", "당뇨 치료는 어떻게 하나요 인슐린 맞아야 하나요", "How is diabetes treated, do I need insulin?"),
+    ("Diabetes", "prevention", "당뇨 예방법 좀 알려주세요 엄마가 당뇨에요", "How do I prevent diabetes? My mother has it"),
+    ("Diabetes", "susceptibility", "어떤 사람이 당뇨에 잘 걸려요?", "Who is at risk of diabetes?"),
+    ("Gout", "symptoms", "통풍 증상이 어떤가요 엄지발가락이 퉁퉁 부었어요", "What does gout feel like? My big toe is swollen"),
+    ("Gout", "causes", "통풍 원인이 뭔가요? 맥주 때문인가요", "What causes gout, is it beer?"),
+    ("Gout", "treatment", "통풍 치료 어떻게 해요", "How do you treat gout?"),
+    ("Gout", "exams and tests", "통풍인지 어떻게 알아요 검사 해야되나요", "How do doctors test for gout?"),
+    ("Gout", "susceptibility", "통풍 잘걸리는 사람", "Who tends to get gout?"),
+    ("Asthma", "symptoms", "천식 증상 뭐에요? 밤마다 쌕쌕거리고 숨이 차요", "What are asthma symptoms? I wheeze at night and get short of breath"),
+    ("Asthma", "causes", "천식은 왜 생겨요?", "What causes asthma?"),
+    ("Asthma", "treatment", "천식치료는 흡입기 말고 또 뭐 있어요", "How is asthma treated besides inhalers?"),
+    ("Asthma", "prevention", "천식 발작 안 오게 예방하는 법", "How can I prevent asthma attacks?"),
+    ("Asthma", "exams and tests", "천식 진단 검사 어떻게 하나요", "How is asthma diagnosed?"),
+    ("COPD", "symptoms", "COPD 증상이 어떻게 되나요? 기침이 오래가요", "What are the symptoms of COPD? My cough lasts long"),
+    ("COPD", "causes", "만성폐쇄성폐질환 원인이 담배인가요", "Is smoking the cause of COPD?"),
+    ("COPD", "treatment", "만성 폐쇄성 폐질환 치료법", "Treatment for chronic obstructive pulmonary disease"),
+    ("COPD", "prevention", "copd 예방할수 있나요", "Can COPD be prevented?"),
+    ("Osteoporosis", "symptoms", "골다공증은 증상이 있나요?", "Does osteoporosis have symptoms?"),
+    ("Osteoporosis", "treatment", "골다공증 치료 주사랑 약 뭐가 있나요", "What shots and pills treat osteoporosis?"),
+    ("Osteoporosis", "prevention", "뼈가 약해지는거 예방 하려면 뭘 해야돼요 골다공증", "How can I keep my bones from thinning, osteoporosis prevention?"),
+    ("Osteoporosis", "exams and tests", "골다공증 검사는 어떻게 해요 골밀도?", "How is osteoporosis tested, bone density?"),
+    ("Osteoporosis", "susceptibility", "골다공증 위험이 큰 사람은", "Who is at high risk for osteoporosis?"),
+    ("Shingles", "symptoms", "대상포진 증상 어떤가요 옆구리가 따끔거려요", "What are shingles symptoms? My side is tingling"),
+    ("Shingles", "causes", "대상포진 왜 걸려요? 피곤해서 그런가요", "Why do people get shingles, is it tiredness?"),
+    ("Shingles", "treatment", "대상 포진 치료 어떻게 하나요", "How is shingles treated?"),
+    ("Shingles", "prevention", "대상포진 예방접종 맞으면 예방되나요", "Does the vaccine prevent shingles?"),
+    ("Shingles", "complications", "대상포진 합병증 뭐가 있어요 신경통 남나요", "What complications can shingles leave, nerve pain?"),
+    ("Shingles", "outlook", "대상포진 얼마나 가요? 다 낫나요", "How long does shingles last, does it go away?"),
+    ("Glaucoma", "symptoms", "녹내장 증상은 뭐예요", "What are the symptoms of glaucoma?"),
+    ("Glaucoma", "treatment", "녹내장 치료는 안약으로 하나요", "Is glaucoma treated with eye drops?"),
+    ("Glaucoma", "causes", "녹내장 원인", "What causes glaucoma?"),
+    ("Glaucoma", "susceptibility", "녹내장은 누가 잘 걸리나요", "Who gets glaucoma?"),
+    ("Stroke", "symptoms", "뇌졸증 전조증상 어떤거 있나요", "What are the warning signs of a stroke?"),
+    ("Stroke", "causes", "중풍은 왜 오나요", "What causes a stroke?"),
+    ("Stroke", "treatment", "뇌졸중 치료 방법이 뭐에요", "How is a stroke treated?"),
+    ("Stroke", "prevention", "뇌졸중 예방하려면 뭘 조심해야 되요?", "How can I prevent a stroke?"),
+    ("Stroke", "outlook", "뇌졸중 오면 회복 가능해요? 예후가 궁금해요", "Can people recover after a stroke?"),
+    ("Heart Failure", "symptoms", "심부전 증상이 어떤가요 다리가 붓고 숨이 차요", "What are heart failure symptoms? My legs swell and I get breathless"),
+    ("Heart Failure", "causes", "심부전 원인이 뭐예요", "What causes heart failure?"),
+    ("Heart Failure", "treatment", "심부전치료 어떻게 해요", "How is heart failure treated?"),
+    ("Heart Failure", "exams and tests", "심부전인지 검사하는 방법", "How do doctors test for heart failure?"),
+    ("Parkinson's Disease", "symptoms", "파킨슨병 초기 증상이 뭔가요? 손이 떨려요", "What are early signs of Parkinson's disease? My hand shakes"),
+    ("Parkinson's Disease", "treatment", "파킨슨 치료 약 있나요", "Is there medicine to treat Parkinson's?"),
+    ("Parkinson's Disease", "causes", "파킨슨병은 왜 생기는 건가요", "What causes Parkinson's disease?"),
+    ("Parkinson's Disease", "outlook", "파킨슨병 진행되면 어떻게 돼요", "What happens as Parkinson's disease progresses?"),
+    ("Alzheimer's Disease", "symptoms", "치매 알츠하이머 초기증상 알려주세요", "What are the first signs of Alzheimer's?"),
+    ("Alzheimer's Disease", "causes", "알츠하이머병 원인은 뭔가요", "What causes Alzheimer's disease?"),
+    ("Alzheimer's Disease", "treatment", "알츠하이머 치료약 있어요?", "Are there drugs to treat Alzheimer's?"),
+    ("Alzheimer's Disease", "prevention", "알츠하이머 예방 할 수 있나요", "Can Alzheimer's disease be prevented?"),
+    ("Alzheimer's Disease", "exams and tests", "알츠하이머 진단은 어떻게 하나요", "How is Alzheimer's disease diagnosed?"),
+    ("Osteoarthritis", "symptoms", "퇴행성 관절염 증상이 어떻게 돼요? 무릎이 시큰거려요", "What are osteoarthritis symptoms? My knee aches"),
+    ("Osteoarthritis", "causes", "퇴행성관절염 원인", "What causes osteoarthritis?"),
+    ("Osteoarthritis", "treatment", "무릎 퇴행성 관절염 치료 어떻게 해요", "How is knee osteoarthritis treated?"),
+    ("Rheumatoid Arthritis", "symptoms", "류마티스 관절염 증상 뭐가 있나요 아침에 손가락이 뻣뻣해요", "What are rheumatoid arthritis symptoms? My fingers are stiff in the morning"),
+    ("Rheumatoid Arthritis", "treatment", "류마티스관절염 치료방법", "How is rheumatoid arthritis treated?"),
+    ("Rheumatoid Arthritis", "inheritance", "류마티스 관절염 유전되나요? 엄마가 있어요", "Is rheumatoid arthritis inherited? My mother has it"),
+    ("Rheumatoid Arthritis", "causes", "류마티스 관절염은 왜 생겨요", "What causes rheumatoid arthritis?"),
+    ("Breast Cancer", "symptoms", "유방암 증상 어떤게 있어요 멍울이 만져져요", "What are breast cancer symptoms? I feel a lump"),
+    ("Breast Cancer", "inheritance", "유방암 유전 되나요? 이모가 유방암이었어요", "Is breast cancer inherited? My aunt had it"),
+    ("Breast Cancer", "treatment", "유방암 치료 방법 뭐가 있나요", "What are the treatments for breast cancer?"),
+    ("Breast Cancer", "prevention", "유방암 예방 하는법", "How can breast cancer be prevented?"),
+    ("Breast Cancer", "exams and tests", "유방암 검사 어떻게 해요 맘모그램?", "How is breast cancer checked, mammogram?"),
+    ("Prostate Cancer", "symptoms", "전립선암 증상은 어떤가요? 소변 보기가 힘들어요", "What are prostate cancer symptoms? It is hard to urinate"),
+    ("Prostate Cancer", "treatment", "전립선암 치료", "Prostate cancer treatment"),
+    ("Prostate Cancer", "outlook", "전립선암 완치 되나요 생존율이 궁금해요", "Can prostate cancer be cured, what is the survival rate?"),
+    ("Prostate Cancer", "exams and tests", "전립선암 진단 검사 PSA", "Prostate cancer diagnosis, PSA test"),
+    ("Lung Cancer", "symptoms", "폐암 증상 뭐예요 기침에 피가 나와요", "What are lung cancer symptoms? I cough blood"),
+    ("Lung Cancer", "causes", "폐암 원인이 담배 말고 또 있나요", "What causes lung cancer besides smoking?"),
+    ("Lung Cancer", "treatment", "폐암 치료 어떻게 해요", "How is lung cancer treated?"),
+    ("Lung Cancer", "prevention", "폐암 예방", "Lung cancer prevention"),
+    ("Colorectal Cancer", "symptoms", "대장암 증상이 어떤가요 변에 피가 묻어나와요", "What are colorectal cancer symptoms? There is blood in my stool"),
+    ("Colorectal Cancer", "prevention", "대장암 예방하려면", "How do I prevent colorectal cancer?"),
+    ("Colorectal Cancer", "treatment", "대장암 치료법이 뭐가 있어요", "What treatments are there for colorectal cancer?"),
+    ("Celiac Disease", "symptoms", "셀리악병 증상이 뭐에요 밀가루 먹으면 배가 살살 아파요", "What are the symptoms of celiac disease? My belly hurts after wheat"),
+    ("Celiac Disease", "treatment", "셀리악병 치료는 글루텐 끊는거 말고 없나요", "Is there any celiac disease treatment besides avoiding gluten?"),
+    ("Celiac Disease", "exams and tests", "셀리악 병 진단 어떻게해요", "How is celiac disease diagnosed?"),
+    ("Celiac Disease", "inheritance", "셀리악병 유전돼요?", "Is celiac disease inherited?"),
+    ("Hemorrhoids", "symptoms", "치질 증상 어떤가요 변볼때 피나요", "What are hemorrhoid symptoms? I bleed when I go"),
+    ("Hemorrhoids", "causes", "치질은 왜 생겨요", "What causes hemorrhoids?"),
+    ("Hemorrhoids", "treatment", "치질 치료 수술 해야 하나요", "How are hemorrhoids treated, is surgery needed?"),
+    ("Hemorrhoids", "considerations", "치질있으면 뭘 먹어야돼요", "What should I eat if I have hemorrhoids?"),
+    ("Gallstones", "symptoms", "담석증 증상 뭐가 있나요 오른쪽 윗배가 아파요", "What are gallstone symptoms? My upper right belly hurts"),
+    ("Gallstones", "causes", "담석 원인이 뭐에요", "What causes gallstones?"),
+    ("Gallstones", "treatment", "담석 치료 어떻게 하나요 쓸개 떼야되요?", "How are gallstones treated, must the gallbladder come out?"),
+    ("Cirrhosis", "symptoms", "간경화 증상 어떤게 있어요", "What are the symptoms of cirrhosis?"),
+    ("Cirrhosis", "causes", "간경변 원인이 술인가요", "Is alcohol the cause of cirrhosis?"),
+    ("Cirrhosis", "treatment", "간경화 치료 방법", "How is cirrhosis treated?"),
+    ("Cirrhosis", "complications", "간경화 합병증 뭐가 있나요", "What complications does cirrhosis cause?"),
+    ("Insomnia", "symptoms", "불면증 증상", "Insomnia symptoms"),
+    ("Insomnia", "causes", "잠이 안와요 불면증 원인이 뭘까요", "I can't sleep, what causes insomnia?"),
+    ("Insomnia", "treatment", "불면증 치료 수면제 말고 방법 있어요?", "How is insomnia treated without sleeping pills?"),
+    ("Depression", "symptoms", "우울증 증상이 어떤가요 요즘 아무것도 하기 싫어요", "What are the symptoms of depression? I don't want to do anything lately"),
+    ("Depression", "treatment", "우울증 치료 어떻게 받아요", "How is depression treated?"),
+    ("Depression", "causes", "우울증 원인은 뭔가요", "What causes depression?"),
+    ("High Blood Cholesterol", "symptoms", "고지혈증 증상 있어요? 콜레스테롤 높으면 어디가 아파요", "Does high cholesterol cause symptoms?"),
+    ("High Blood Cholesterol", "treatment", "콜레스테롤 수치 높을때 치료 어떻게 해요 스타틴?", "How is high cholesterol treated, statins?"),
+    ("High Blood Cholesterol", "causes", "콜레스테롤 높아지는 원인", "What causes high cholesterol?"),
+    ("Atrial Fibrillation", "symptoms", "심방세동 증상 가슴이 두근두근해요", "What are atrial fibrillation symptoms? My heart flutters"),
+    ("Atrial Fibrillation", "treatment", "심방 세동 치료는 어떻게 하나요", "How is atrial fibrillation treated?"),
+    ("Atrial Fibrillation", "causes", "심방세동 원인", "What causes atrial fibrillation?"),
+    ("Heart Attack", "symptoms", "심근경색 증상은요? 가슴이 쥐어짜듯 아프면 그건가요", "What are heart attack symptoms? Is a squeezing chest pain one?"),
+    ("Heart Attack", "prevention", "심장마비 예방 어떻게 해요", "How can I prevent a heart attack?"),
+    ("Heart Attack", "treatment", "심근경색 치료", "Heart attack treatment"),
+    ("Pneumonia", "symptoms", "폐렴 증상이 어떻게 되요 열나고 기침해요", "What are pneumonia symptoms? I have fever and a cough"),
+    ("Pneumonia", "prevention", "폐렴 예방주사 맞으면 예방 되나요", "Does the vaccine prevent pneumonia?"),
+    ("Pneumonia", "treatment", "폐렴 치료는 항생제 먹나요", "Is pneumonia treated with antibiotics?"),
+    ("Urinary Tract Infections", "symptoms", "방광염 증상 소변볼때 따가워요", "What are bladder infection symptoms? It burns when I pee"),
+    ("Urinary Tract Infections", "prevention", "요로감염 예방법 있나요 자꾸 재발해요", "How do I prevent urinary tract infections? They keep coming back"),
+    ("Urinary Tract Infections", "treatment", "요로 감염 치료 어떻게 하나요", "How are urinary tract infections treated?"),
+    ("Hypoglycemia", "symptoms", "저혈당 증상이 뭐에요 식은땀 나고 손떨려요", "What are low blood sugar symptoms? I sweat and shake"),
+    ("Hypoglycemia", "treatment", "당 떨어졌을때 어떻게 해야되요? 저혈당 대처법", "What do I do when my blood sugar drops?"),
+    ("Hypoglycemia", "prevention", "저혈당 예방 하는법", "How can I prevent low blood sugar?"),
+    ("Iron-Deficiency Anemia", "symptoms", "철결핍성 빈혈 증상 어지럽고 피곤해요", "What are iron deficiency anemia symptoms? I feel dizzy and tired"),
+    ("Iron-Deficiency Anemia", "treatment", "철분 부족 빈혈 치료 철분제 먹으면 되나요", "Is iron-deficiency anemia treated with iron pills?"),
+    ("Deep Vein Thrombosis", "symptoms", "심부정맥혈전증 증상 종아리가 붓고 아파요", "What are DVT symptoms? My calf is swollen and sore"),
+    ("Deep Vein Thrombosis", "prevention", "다리 혈전 예방하려면 비행기 오래 탈 때", "How do I prevent leg blood clots on long flights?"),
+    ("Varicose Veins", "treatment", "하지정맥류 치료 어떻게 해요", "How are varicose veins treated?"),
+    ("Varicose Veins", "causes", "하지 정맥류는 왜 생기나요", "What causes varicose veins?"),
+    ("Sleep Apnea", "symptoms", "수면무호흡 증상 코골다가 숨을 멈춰요", "What are sleep apnea symptoms? I stop breathing when I snore"),
+    ("Sleep Apnea", "treatment", "수면 무호흡증 치료 양압기 써야되요?", "Is sleep apnea treated with a CPAP machine?"),
+    ("Psoriasis", "symptoms", "건선 증상이 어떤가요 팔꿈치에 하얀 각질이 생겨요", "What are psoriasis symptoms? I have white scales on my elbows"),
+    ("Psoriasis", "treatment", "건선 치료방법", "How is psoriasis treated?"),
+    ("Cataract", "symptoms", "백내장 증상 눈이 뿌옇게 보여요", "What are cataract symptoms? My vision is cloudy"),
+    ("Cataract", "treatment", "백내장 수술 꼭 해야되나요 치료", "Must cataracts be treated with surgery?"),
+    ("Hearing Loss", "causes", "난청 원인이 뭔가요 귀가 잘 안들려요", "What causes hearing loss? I can't hear well"),
+    ("Hearing Loss", "prevention", "난청 예방", "Hearing loss prevention"),
+    ("Dry Eye", "symptoms", "안구건조증 증상 눈이 뻑뻑해요", "What are dry eye symptoms? My eyes feel gritty"),
+    ("Dry Eye", "treatment", "안구 건조증 치료 인공눈물 말고", "How is dry eye treated besides artificial tears?"),
+    ("Diarrhea", "causes", "설사 원인이 뭐예요 계속 배가 살살 아프고 설사해요", "What causes diarrhea? My belly keeps aching and I have diarrhea"),
+    ("Diarrhea", "considerations", "설사할때 뭘 먹어야 되나요", "What should I eat when I have diarrhea?"),
+    ("Anxiety Disorders", "symptoms", "불안장애 증상이 어떤가요", "What are the symptoms of anxiety disorders?"),
+    ("Anxiety Disorders", "treatment", "불안 장애 치료", "Anxiety disorder treatment"),
+    ("Bronchitis", "symptoms", "기관지염 증상 가래 기침", "What are bronchitis symptoms, phlegm and cough?"),
+    ("Bronchitis", "treatment", "기관지염 치료 항생제 먹어야되요", "Do I need antibiotics to treat bronchitis?"),
+    ("Angina", "symptoms", "협심증 증상 계단 오르면 가슴이 답답해요", "What are angina symptoms? My chest feels tight on stairs"),
+    ("Angina", "treatment", "협심증치료 어떻게 하나요", "How is angina treated?"),
+    ("Kidney Disease", "symptoms", "신장병 증상 몸이 붓고 소변에 거품", "What are kidney disease symptoms, swelling and foamy urine?"),
+    ("Kidney Disease", "prevention", "콩팥병 예방하려면", "How do I prevent kidney disease?"),
+    ("Metformin", "usage", "메트포르민 먹는법 식후에 먹나요 용량은요", "How should I take metformin, after meals, and what dose?"),
+    ("Metformin", "forget a dose", "메트포민 깜빡하고 안먹었어요 어떻게 해야돼요", "I forgot a dose of metformin, what should I do?"),
+    ("Atenolol", "side effects", "아테놀올 부작용 뭐 있어요", "What are the side effects of atenolol?"),
+    ("Atenolol", "usage", "atenolol 복용법이랑 용량 알려주세요", "How do I take atenolol and what is the dose?"),
+    ("Carvedilol", "side effects", "카베딜롤 부작용", "Carvedilol side effects"),
+    ("Carvedilol", "precautions", "카르베딜롤 먹을때 주의사항 다른약이랑 같이 먹어도 되나요", "What precautions with carvedilol, can I take it with other drugs?"),
+    ("Gabapentin", "usage", "가바펜틴 용량 하루에 몇번 먹어요", "How many times a day do I take gabapentin, what dose?"),
+    ("Gabapentin", "precautions", "가바펜틴 주의사항 상호작용", "Gabapentin precautions and interactions"),
+    ("Simvastatin", "usage", "심바스타틴 복용법 저녁에 먹어야돼요?", "Should simvastatin be taken in the evening, how is it used?"),
+    ("Simvastatin", "precautions", "심바스타틴이랑 자몽 같이 먹어도 돼요? 주의할점", "Can I have grapefruit with simvastatin, what precautions?"),
+    ("Glimepiride", "side effects", "글리메피리드 부작용 저혈당 오나요", "Does glimepiride cause low blood sugar as a side effect?"),
+    ("Glimepiride", "forget a dose", "glimepiride 아침에 깜빡했는데 어떡해요", "I forgot my morning glimepiride, what now?"),
+    ("Amlodipine", "side effects", "암로디핀 부작용 발목 붓는거 맞나요", "Does amlodipine cause ankle swelling as a side effect?"),
+    ("Amlodipine", "forget a dose", "암로디핀 한번 까먹었는데 두알 먹어도 되요?", "I missed an amlodipine dose, can I take two?"),
+    ("Prednisone", "side effects", "프레드니손 오래 먹으면 부작용 뭐 있어요", "What side effects does long-term prednisone have?"),
+    ("Cephalexin", "usage", "세팔렉신 복용법 용량", "How is cephalexin taken, what dose?"),
+    ("Cephalexin", "precautions", "세팔렉신 페니실린 알레르기 있으면 먹어도 되나요 주의사항", "Cephalexin precautions if I am allergic to penicillin"),
+    ("Ciprofloxacin", "usage", "시프로플록사신 어떻게 먹어요", "How do I take ciprofloxacin?"),
+    ("Hydrocodone", "side effects", "하이드로코돈 부작용 변비 생겨요?", "Does hydrocodone cause constipation as a side effect?"),
+    ("Lisinopril", "usage", "리시노프릴 복용 방법", "How should lisinopril be used?"),
+    ("Glucagon", "usage", "글루카곤 주사 어떻게 놔요 용량", "How is a glucagon shot given and how much?"),
+]
+
+# Long clinical messages: (languages' texts, gold (focus, qtype) pairs; qtype None = any doc on the focus)
+MESSAGES = [
+    ("58-year-old woman, allergic to penicillin, on amlodipine 5 mg. She has a sore throat and fever. Can she take amoxicillin?",
+     "58세 여자 환자, 페니실린 알레르기 있고 암로디핀 5mg 복용 중입니다. 목이 아프고 열이 나요. 아목시실린 먹어도 되나요?",
+     [("Sore Throat", None), ("Allergy", None), ("Streptococcal Infections", None), ("Penicillin G Benzathine and Penicillin G Procaine Injection", None)]),
+    ("72-year-old man with atrial fibrillation on warfarin, BP 150/90, creatinine 1.4. He fell yesterday. What are the symptoms of a stroke I should watch for?",
+     "72세 남자, 심방세동으로 와파린 복용, 혈압 150/90, 크레아티닌 1.4. 어제 넘어졌어요. 뇌졸중 증상 중 뭘 봐야 하나요?",
+     [("Stroke", "symptoms")]),
+    ("My father is 65, diabetic for 10 years on metformin 1000 mg twice a day, HbA1c 8.2. His feet are numb and tingling. What causes this and how is it treated?",
+     "아버지 65세, 당뇨 10년째 메트포르민 1000mg 하루 두번 드시고 당화혈색소 8.2에요. 발이 저리고 찌릿찌릿하대요. 원인이 뭐고 치료는 어떻게 해요?",
+     [("Diabetic Neuropathies: The Nerve Damage of Diabetes", None), ("Peripheral Neuropathy", None), ("Diabetic Neuropathy", None)]),
+    ("34-year-old woman, 12 weeks pregnant, no known allergies, takes prenatal vitamins. She has burning when she urinates and goes often. What is the treatment for a urinary tract infection?",
+     "34세 임신 12주 여성, 알레르기 없음, 임산부 비타민 복용. 소변볼 때 따갑고 자주 가요. 요로감염 치료는 어떻게 하나요?",
+     [("Urinary Tract Infections", "treatment")]),
+    ("45-year-old man, smoker 20 pack-years, BMI 31, on lisinopril 10 mg. LDL 190. How is high cholesterol treated?",
+     "45세 남자, 흡연 20갑년, BMI 31, 리시노프릴 10mg 복용. LDL 190이에요. 고지혈증 치료는 어떻게 하나요?",
+     [("High Blood Cholesterol", "treatment")]),
+    ("80-year-old woman with osteoporosis, on alendronate and calcium, weight 48 kg, lives alone. How can she prevent falls and fractures?",
+     "80세 할머니 골다공증으로 알렌드로네이트랑 칼슘 드세요. 체중 48kg, 혼자 사세요. 낙상이랑 골절 예방은 어떻게 해요?",
+     [("Osteoporosis", "prevention"), ("Falls", None)]),
+    ("29-year-old woman, no medications, allergic to sulfa. Her thyroid TSH is 9.8 and she is always tired and cold. What are the symptoms and treatment of hypothyroidism?",
+     "29세 여자, 복용약 없고 설파 알레르기. TSH 9.8이고 항상 피곤하고 추워해요. 갑상선기능저하증 증상이랑 치료 알려주세요.",
+     [("Hypothyroidism", "symptoms"), ("Hypothyroidism", "treatment")]),
+    ("6-year-old boy, 20 kg, allergic to eggs, wheezing and coughing at night for two weeks, no fever. How is asthma diagnosed in children?",
+     "6살 남자아이 20kg, 계란 알레르기, 2주째 밤에 쌕쌕거리고 기침해요, 열은 없어요. 소아 천식 진단은 어떻게 하나요?",
+     [("Asthma", "exams and tests"), ("Asthma in Children", None)]),
+    ("67-year-old man on aspirin and clopidogrel after a stent, BP 135/85. Big toe red, hot and swollen since last night. What causes gout and how is it treated?",
+     "67세 남자, 스텐트 후 아스피린이랑 클로피도그렐 복용, 혈압 135/85. 어젯밤부터 엄지발가락이 빨갛고 뜨겁고 부었어요. 통풍 원인과 치료는?",
+     [("Gout", "causes"), ("Gout", "treatment")]),
+    ("52-year-old woman, hot flashes, night sweats, last period 8 months ago, history of breast cancer in her mother. Is breast cancer inherited?",
+     "52세 여성, 얼굴 화끈거리고 밤에 땀나요, 마지막 생리 8개월 전, 어머니가 유방암. 유방암은 유전되나요?",
+     [("Breast Cancer", "inheritance"), ("breast cancer", "genetic changes")]),
+    ("Patient 70 years old, COPD, uses tiotropium inhaler, SpO2 91%, more breathless for 3 days with yellow sputum. What is the treatment for COPD flare?",
+     "70세 환자 COPD로 티오트로피움 흡입기 사용, 산소포화도 91%, 3일째 숨이 더 차고 누런 가래가 나와요. COPD 악화 치료는?",
+     [("COPD", "treatment")]),
+    ("38-year-old man, 85 kg, no allergies, takes nothing regularly. Burning pain in the upper right belly after fatty meals. What are the symptoms and causes of gallstones?",
+     "38세 남자 85kg, 알레르기 없음, 먹는 약 없음. 기름진 거 먹으면 오른쪽 윗배가 아파요. 담석 증상이랑 원인 알려주세요.",
+     [("Gallstones", "symptoms"), ("Gallstones", "causes")]),
+    ("45-year-old man on warfarin 5 mg for a mechanical valve, INR 2.8, BP 128/80. He wants to take ibuprofen for back pain. What are the treatments for back pain?",
+     "45세 남자 기계판막으로 와파린 5mg 복용, INR 2.8, 혈압 128/80. 허리가 아파서 이부프로펜 먹고 싶대요. 허리통증 치료는 뭐가 있나요?",
+     [("Back Pain", "treatment")]),
+    ("Mother, 41, type 1 diabetes on insulin pump, HbA1c 7.1, allergic to latex. Her 10-year-old son is always thirsty and losing weight. What are the symptoms of diabetes?",
+     "41세 엄마, 1형 당뇨로 인슐린 펌프 사용, 당화혈색소 7.1, 라텍스 알레르기. 10살 아들이 자꾸 목말라하고 살이 빠져요. 당뇨 증상이 뭐예요?",
+     [("Diabetes", "symptoms")]),
+]
+
+
+def doc_ids_by(data_dir: Path):
+    """(focus, qtype) -> KB doc ids, and focus -> KB doc ids, for documents the knowledge base holds."""
+    by_qtype: dict[tuple[str, str], list[str]] = defaultdict(list)
+    by_focus: dict[str, list[str]] = defaultdict(list)
+    drug_questions: dict[str, tuple[str, str]] = {}
+    seen: dict[str, int] = {}
+    with gzip.open(data_dir / "medquad.jsonl.gz", "rt", encoding="utf-8") as handle:
+        for line in handle:
+            r = json.loads(line)
+            focus = r["focus"].strip().lower()
+            if not r.get("answer", "").strip():
+                drug_questions[re.sub(r"\s+", " ", r["question"]).strip().lower()] = (focus, r["qtype"])
+                continue
+            base = f"{r['collection']}/{r['qid']}"
+            seen[base] = seen.get(base, 0) + 1
+            doc_id = base if seen[base] == 1 else f"{base}~{seen[base]}"
+            by_qtype[(focus, r["qtype"])].append(doc_id)
+            by_focus[focus].append(doc_id)
+    # LiveQA judged MedlinePlus drug sections are documents of their own: their question
+    # text is the MedQuAD record's question, which carries focus and qtype.
+    with gzip.open(data_dir / "liveqa_judged_answers.jsonl.gz", "rt", encoding="utf-8") as handle:
+        for line in handle:
+            r = json.loads(line)
+            match = re.search(r"Question:\s*(.*)", r["text"])
+            if not match or not r["answer_id"].startswith(("MPlusDrugs", "MPlusHerbs")):
+                continue
+            found = drug_questions.get(re.sub(r"\s+", " ", match.group(1)).strip().lower())
+            if found and r["answer_id"] not in by_focus[found[0]]:
+                by_qtype[found].append(r["answer_id"])
+                by_focus[found[0]].append(r["answer_id"])
+    return by_qtype, by_focus
+
+
+def held_out(focus: str) -> bool:
+    """About 30 % of foci (all their questions) are held out, chosen by a hash of the focus."""
+    return int(hashlib.sha256(focus.lower().encode()).hexdigest(), 16) % 10 < 3
+
+
+def main() -> None:
+    data_dir = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE.parents[3].parent / "shared" / "data"
+    by_qtype, by_focus = doc_ids_by(data_dir)
+    missing = []
+    with open(HERE / "korean_questions.jsonl", "w", encoding="utf-8") as out:
+        for n, (focus, qtype, ko, en) in enumerate(QUESTIONS, start=1):
+            key = focus.lower()
+            relevant = sorted(set(by_qtype.get((key, qtype), [])))
+            topic = sorted(set(by_focus.get(key, [])))
+            if not relevant:
+                missing.append((focus, qtype))
+            out.write(json.dumps({
+                "id": f"kq{n:03d}", "split": "heldout" if held_out(focus) else "dev", "focus": focus,
+                "qtype": qtype, "query_ko": ko, "query_en": en, "relevant": relevant, "topic": topic,
+            }, ensure_ascii=False) + "\n")
+    with open(HERE / "clinical_messages.jsonl", "w", encoding="utf-8") as out:
+        for n, (en, ko, gold) in enumerate(MESSAGES, start=1):
+            relevant, topic = set(), set()
+            for focus, qtype in gold:
+                key = focus.lower()
+                topic.update(by_focus.get(key, []))
+                relevant.update(by_focus.get(key, []) if qtype is None else by_qtype.get((key, qtype), []))
+            if not relevant:
+                missing.append(tuple(gold))
+            split = "heldout" if n % 10 in (3, 6, 9) else "dev"
+            out.write(json.dumps({
+                "id": f"cm{n:02d}", "split": split, "gold": [list(g) for g in gold], "query_en": en,
+                "query_ko": ko, "relevant": sorted(relevant), "topic": sorted(topic),
+            }, ensure_ascii=False) + "\n")
+    for item in missing:
+        print("no gold:", item)
+
+
+if __name__ == "__main__":
+    main()

