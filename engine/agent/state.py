@@ -79,6 +79,7 @@ class TurnState:
     # answer and quality
     answer: str = ""
     drafts: list[dict] = field(default_factory=list)
+    sentences: list[dict] = field(default_factory=list)
     judgement: dict = field(default_factory=dict)
     quality_score: float | None = None
     quality_history: list[float] = field(default_factory=list)

@@ -14,7 +14,6 @@ import re
 
 from engine.agent.degraded import degraded_answer, degraded_plain_answer
 from engine.agent.prompting import (
-    clean_citations,
     history_messages,
     safety_prompt,
     small_talk_reply,
@@ -23,6 +22,7 @@ from engine.agent.prompting import (
 )
 from engine.agent.services import AgentServices
 from engine.agent.state import TurnState
+from engine.agent.writer import emergency_record, sentence_records, write_answer
 from engine.errors import GenerationCancelled
 from engine.events import Alerts, Token
 
@@ -101,18 +101,27 @@ def generate_answer(state: TurnState, services: AgentServices):
         yield Token(prefix)
     reserve = int(state.budget.get("reserve", services.settings.context.generation_reserve))
     max_tokens = min(services.settings.llm.max_answer_tokens, reserve)
-    text, cancelled = yield from _stream(services, messages, max_tokens)
+    written = yield from compose_or_generate(state, services, messages, max_tokens)
     metrics = services.llm.last_metrics
-    answer = prefix + clean_citations(text.strip(), len(state.documents))
+    answer = prefix + written.text
+    sentences = sentence_records([*emergency_record(prefix), *written.sentences])
     return {
         "answer": answer,
         "messages": messages,
-        "cancelled": cancelled,
+        "cancelled": written.cancelled,
         "prompt_tokens": max(state.prompt_tokens, int(metrics.prompt_tokens or prompt_size)),
         "completion_tokens": state.completion_tokens + int(metrics.completion_tokens or 0),
         "used_profile": state.used_profile or answer_used_profile(state, answer),
-        "drafts": [*state.drafts, {"answer": answer, "iteration": state.iterations}],
+        "sentences": sentences,
+        "decisions": [*state.decisions, *written.decisions],
+        "drafts": [*state.drafts, {"answer": answer, "iteration": state.iterations, "sentences": sentences}],
     }
+
+
+def compose_or_generate(state: TurnState, services: AgentServices, messages: list[dict], max_tokens: int):
+    """The answer body by the configured writer (engine.agent.writer): composer, model, or both."""
+    about_patient = bool(state.alerts) or bool(_PATIENT_REFERENCE.search(state.text))
+    return (yield from write_answer(state, services, messages, max_tokens, _stream, about_patient))
 
 
 def generate_plain(state: TurnState, services: AgentServices):
