@@ -51,6 +51,7 @@ TEXTS = {
         "nothing": "The knowledge base has no passage that answers this question well enough to quote, "
                    "so no answer is given; ask a clinician or rephrase the question.",
         "key_terms": "",
+        "how_to_read": "",
         "weak": "Some sentences were left out because no source supported them.",
     },
     "ko": {
@@ -61,6 +62,7 @@ TEXTS = {
         "nothing": "지식 베이스에서 이 질문에 인용할 만한 근거 문장을 찾지 못해 답변을 드리지 않습니다. "
                    "의사와 상의하시거나 질문을 바꿔 다시 물어봐 주세요.",
         "key_terms": "핵심어",
+        "how_to_read": "아래 근거는 영어 출처의 원문 그대로이며, 각 문장 앞에 그 문장이 다루는 주제와 핵심어를 한국어로 적었습니다.",
         "weak": "출처로 뒷받침되지 않는 문장은 뺐습니다.",
     },
 }
@@ -145,3 +147,8 @@ def topic_name(slots: dict, language: str, fallback: str = "") -> str:
             names.append(name)
     joiner = ", " if language == "ko" else " and "
     return joiner.join(names[:2]) if names else fallback
+
+
+def in_korean(text: str) -> str:
+    """English concept names in `text` replaced by their Korean names (profile lines)."""
+    return _english_pattern().sub(lambda m: korean_names().get(m.group(1).lower(), m.group(0)), text)

@@ -31,9 +31,9 @@ from engine.agent import answer_framing as framing
 from engine.agent.support import ALERT, NOTICE, PROFILE, Evidence, Support, SupportChecker, evidence_from
 from engine.agent.text import has_hangul
 
-MIN_SENTENCES, MAX_SENTENCES, MAX_SENTENCES_KO = 3, 6, 4
+MIN_SENTENCES, MAX_SENTENCES, MAX_SENTENCES_KO = 3, 6, 3
 MMR_LAMBDA = 0.7
-RELEVANCE_FLOOR = 0.3
+RELEVANCE_FLOOR = 0.4
 PASSAGES_USED = 5
 READING_ORDER = ("definition", "causes", "symptoms", "diagnosis", "treatment", "prevention", "dosage",
                  "interaction", "what_to_do", "other")
@@ -42,7 +42,7 @@ _QUESTION_CUES: dict[str, tuple[str, ...]] = {
     "what_to_do": ("what should i do", "what do i do", "what can i do", "what to do", "should i go", "should i see",
                    "do i need to see", "어떻게 해야", "어떡해", "어떡하", "어떻게 하면 좋", "해야 하나요", "가야 하나요",
                    "가야 할까요", "어떻게 대처"),
-    "interaction": ("interact", "together", "take with", "taking with", "with warfarin", "combine", "mix", " and ",
+    "interaction": ("interact", "together", "take with", "taking with", "combine", "while taking", "if i am on", "if i'm on", "while on",
                     "같이 먹", "함께 먹", "같이 복용", "함께 복용", "상호작용", "병용"),
     "dosage": ("dose", "dosage", "how much", "how many", "how often", "mg", "용량", "몇 알", "얼마나 먹", "복용량",
                "얼마나 자주", "얼마나 먹어야", "하루에"),
@@ -54,13 +54,15 @@ _QUESTION_CUES: dict[str, tuple[str, ...]] = {
     "symptoms": ("symptom", "sign", "warning sign", "증상", "징후"),
     "definition": ("what is", "what are", "what's", "mean", "이란", "란 ", "뭐예요", "뭔가요", "무엇인가요", "뭐에요"),
 }
+_TAKEN_WITH = re.compile(r"\b(take|taking|use|using|drink|drinking|mix|mixing)\b.{1,40}\bwith\b")
 _KIND_ORDER = ("what_to_do", "dosage", "diagnosis", "prevention", "treatment", "causes", "symptoms", "interaction",
                "definition")
 
 _FACET_CUES: dict[str, re.Pattern] = {
     "definition": re.compile(r"\b(is|are) (a|an|the|one|when)\b|\brefers? to\b|\bmeans?\b|\bis called\b", re.I),
     "causes": re.compile(r"\b(is|are|be|often|usually|mostly) caused\b|\bcauses? of\b|\bdue to\b|\bbecause\b|\bhappens? when\b|\bresult(s|ing)? (of|from)\b|\brisk factor"
-                         r"|\btrigger|\bbuild(s)? up\b|\binherit|\bgenetic", re.I),
+                         r"|\btrigger|\bbuild(s)? up\b|\binherit|\bgenetic|\bcan cause\b|\blead(s)? to\b|\bmore likely to\b|\bat risk\b"
+                         r"|\brisk of\b|\bincreases? the risk", re.I),
     "symptoms": re.compile(r"\bsymptom|\bsigns?\b|\bfeel|\bpain|\bnumb|\bweak|\btired|\bthirst|\bsweat", re.I),
     "diagnosis": re.compile(r"\bdiagnos|\btests?\b|\bexam|\bbiops|\bmeasur|\bscreen|\bx-ray|\bscan\b|\breading", re.I),
     "treatment": re.compile(r"\btreat|\btherap|\bmedicine|\bmedication|\bsurgery|\bdrugs?\b|\bprescri|\binhaler"
@@ -73,7 +75,12 @@ _FACET_CUES: dict[str, re.Pattern] = {
     "what_to_do": re.compile(r"\bcall\b|\bsee (a|your) (doctor|health)|\bseek\b|\bemergency\b|\bright away\b|\b911\b"
                              r"|\bhealth care provider\b|\bshould\b|\bremove\b|\bdrink\b|\brest\b", re.I),
 }
-_PRONOUN_START = re.compile(r"^(it|this|these|they|that|those|he|she|such)\b", re.I)
+# A sentence whose subject is a bare pronoun says something about whatever its passage
+# spoke of before ("However, it is caused by calcium phosphate" is about pseudogout):
+# out of its context it can state a wrong fact, so it is never quoted alone.
+_PRONOUN_SUBJECT = re.compile(r"^(?:(?:however|but|also|and|so|in addition|therefore|thus|instead|often|sometimes|"
+                              r"usually|normally|in most cases),?\s+)?(it|this|these|they|that|those|he|she|such|its|"
+                              r"their|both|either|neither)\b", re.I)
 _JUNK = re.compile(r"https?://|www\.|\b1-800\b|^(see|source|for more|learn more|read more|call \d)", re.I)
 _WORDS = re.compile(r"[A-Za-z][A-Za-z'\-]*")
 
@@ -90,8 +97,8 @@ class Composition:
 def question_kind(text: str) -> str:
     lowered = f" {text.lower()} "
     found = {kind for kind, cues in _QUESTION_CUES.items() if any(cue in lowered for cue in cues)}
-    if "interaction" in found and not re.search(r"together|interact|같이|함께|상호작용|병용|with", lowered):
-        found.discard("interaction")
+    if _TAKEN_WITH.search(lowered):
+        found.add("interaction")
     return next((kind for kind in _KIND_ORDER if kind in found), "definition")
 
 
@@ -118,15 +125,13 @@ def facet(sentence: str) -> str:
     return "other"
 
 
-def _shape_penalty(sentence: str) -> float:
+def _shape_penalty(sentence: str, longest: int = 45) -> float:
     words = len(_WORDS.findall(sentence))
     penalty = 0.0
     if words < 6:
         penalty += 0.25
-    if words > 45:
+    if words > longest:
         penalty += 0.15
-    if _PRONOUN_START.match(sentence):
-        penalty += 0.2
     return penalty
 
 
@@ -137,7 +142,7 @@ def candidates(evidence: Sequence[Evidence]) -> list[Evidence]:
         key = text.lower()
         if key in seen or text.endswith("?") or _JUNK.search(text) or has_hangul(text):
             continue
-        if text.isupper() or not text.rstrip().endswith((".", "!", ")", '"')):
+        if text.isupper() or not text.rstrip().endswith((".", "!", ")", '"')) or _PRONOUN_SUBJECT.match(text):
             continue
         seen.add(key)
         out.append(item)
@@ -145,7 +150,7 @@ def candidates(evidence: Sequence[Evidence]) -> list[Evidence]:
 
 
 def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarray, *, kind: str,
-           topic_terms: Sequence[str], sources: int, limit: int) -> list[tuple[Evidence, float]]:
+           topic_terms: Sequence[str], sources: int, limit: int, longest: int = 45) -> list[tuple[Evidence, float]]:
     """MMR over the pool: relevance (similarity + kind/topic bonuses − shape penalties)
     against redundancy with what is already chosen."""
     similarity = vectors @ query_vector
@@ -158,7 +163,7 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
         if any(term and term in lowered for term in topic_terms):
             bonus += 0.1
         prior = 0.06 * (1 - (item.source - 1) / max(1, sources))
-        relevance.append(float(sim) + bonus + prior - _shape_penalty(item.text))
+        relevance.append(float(sim) + bonus + prior - _shape_penalty(item.text, longest))
     chosen: list[int] = []
     while len(chosen) < min(limit, len(pool)):
         best, best_score = None, -1e9
@@ -199,7 +204,10 @@ def _profile_line(profile_summary: str, language: str) -> str:
              if line.strip() and not line.strip().lower().endswith(none_words)]
     if not lines:
         return ""
-    return framing.texts(language)["profile"].format(facts="; ".join(lines))
+    facts = "; ".join(lines)
+    if language == "ko":
+        facts = framing.in_korean(facts)
+    return framing.texts(language)["profile"].format(facts=facts)
 
 
 def compose(*, question: str, language: str, slots: dict, documents: Sequence, checker: SupportChecker,
@@ -208,8 +216,8 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     kind = question_kind(question)
     query = english_query(question, slots, kind)
     texts = framing.texts(language)
-    frame_top: list[Support] = [Support(a["message"], kind=ALERT) for a in alerts
-                                if a.get("message") and a.get("kind") != "emergency"]
+    messages = dict.fromkeys(a["message"] for a in alerts if a.get("message") and a.get("kind") != "emergency")
+    frame_top: list[Support] = [Support(message, kind=ALERT) for message in messages]
     if profile_summary and (about_patient or alerts):
         line = _profile_line(profile_summary, language)
         if line:
@@ -225,8 +233,10 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
         topic_terms = [i.get("name", "").lower() for key in ("conditions", "medications", "symptoms")
                        for i in (slots or {}).get(key, []) if isinstance(i, dict)]
         limit = MAX_SENTENCES_KO if language == "ko" else MAX_SENTENCES
+        # A Korean reader gets fewer, shorter English quotes (each framed in Korean).
         chosen = select(query_vector, pool, vectors, kind=kind, topic_terms=topic_terms,
-                        sources=min(len(documents), PASSAGES_USED), limit=limit)
+                        sources=min(len(documents), PASSAGES_USED), limit=limit,
+                        longest=28 if language == "ko" else 45)
     ordered = reading_order([e for e, _ in chosen], kind)
     checked = checker.check([e.text for e in ordered], evidence)
     sourced = [s for s in checked if s.source is not None]
@@ -246,6 +256,7 @@ def render_composition(frame_top: Sequence[Support], lead: Support, sourced: Seq
     if language == "ko":
         lines = [lead.text]
         if sourced:
+            lines.append(framing.texts("ko")["how_to_read"])
             lines.append(framing.texts("ko")["evidence"])
         for item in sourced:
             terms = framing.korean_key_terms(item.text)

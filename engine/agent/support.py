@@ -24,7 +24,7 @@ import numpy as np
 
 from engine.agent.prompting import clean_citations
 from engine.agent.text import has_hangul, is_negated, medical_words, numbers, split_sentences
-from engine.knowledge.text import clean_text, tokenize
+from engine.knowledge.text import tokenize
 from engine.knowledge.text import split_sentences as split_passage_sentences
 
 SOURCED, ALERT, PROFILE, NOTICE = "sourced", "alert", "profile", "notice"
@@ -34,7 +34,8 @@ LEXICAL_WEIGHT = 0.5
 # claim however close its embedding ("gout is caused by a virus" vs "... uric acid").
 MIN_LEXICAL = 0.4
 _CITATION = re.compile(r"\s*\[(\d{1,2})\]")
-_INLINE_BULLET = re.compile(r"\s{2,}[-*•]\s+|\n\s*[-*•]\s+")
+# Knowledge-base text keeps list items inline ("if you - Are a man - Drink alcohol").
+_INLINE_BULLET = re.compile(r"(?:^|\s+)[-*•]\s+(?=[A-Za-z0-9(])")
 _MAX_LIST_ITEMS = 8
 
 
@@ -74,18 +75,18 @@ def passage_units(text: str) -> list[str]:
     one sentence ("Symptoms include: thirst; frequent urination."), since the items alone say
     nothing and the lead-in alone says less."""
     units: list[str] = []
-    for block in split_passage_sentences(clean_text(text)):
-        pieces = [p.strip() for p in _INLINE_BULLET.split(block) if p.strip()]
+    for block in split_passage_sentences(text):
+        pieces = [" ".join(p.split()) for p in _INLINE_BULLET.split(block)]
+        pieces = [p for p in pieces if p]
         if not pieces:
             continue
         head, items = pieces[0], pieces[1:]
-        sentences = split_passage_sentences(head) if not items else [head]
-        if items and head.rstrip().endswith(":"):
+        if items and (head.endswith(":") or len(items) >= 2):
             items = [i.rstrip(" .;") for i in items[:_MAX_LIST_ITEMS]]
-            units.append(f"{head.rstrip()} {'; '.join(items)}.")
-        else:
-            units.extend(sentences)
-            units.extend(i if i.endswith((".", "!", "?")) else f"{i}." for i in items)
+            units.append(f"{head.rstrip(':')}: {'; '.join(items)}.")
+            continue
+        units.extend(split_passage_sentences(head))
+        units.extend(i if i.endswith((".", "!", "?")) else f"{i}." for i in items)
     return [u for u in units if len(u) > 1]
 
 
@@ -179,7 +180,7 @@ class SupportChecker:
         return results
 
     def _best(self, text, evidence, similarity, allowed) -> Support:
-        best, best_score, rejected = None, 0.0, ""
+        best, best_score, rejected, rejected_score = None, 0.0, "", 0.0
         for j, item in enumerate(evidence):
             if allowed is not None and item.source not in allowed:
                 continue
@@ -192,7 +193,8 @@ class SupportChecker:
             if not why and lexical < MIN_LEXICAL:
                 why = "too few of its words are in the source"
             if why:
-                rejected = rejected or why
+                if score > rejected_score:
+                    rejected, rejected_score = why, score
                 continue
             best, best_score = item, score
         return self._verdict(text, best, best_score, rejected)
@@ -201,7 +203,7 @@ class SupportChecker:
         mine = self.concepts(text) if self.concepts else set()
         if not mine:
             return Support(text, support=0.0, reason="no concept to compare across languages")
-        best, best_score, rejected = None, 0.0, ""
+        best, best_score, rejected, rejected_score = None, 0.0, "", 0.0
         for item in evidence:
             if allowed is not None and item.source not in allowed:
                 continue
@@ -211,7 +213,8 @@ class SupportChecker:
                 continue
             why = facts_agree(text, item.text)
             if why:
-                rejected = rejected or why
+                if score > rejected_score:
+                    rejected, rejected_score = why, score
                 continue
             best, best_score = item, score
         return self._verdict(text, best, best_score, rejected)
