@@ -14,6 +14,7 @@ reader never sees a sentence that is then withdrawn.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from engine.agent import answer_framing as framing
@@ -24,6 +25,7 @@ from engine.errors import GenerationCancelled
 from engine.events import Token
 
 LEAD_TOKENS = 48
+_PIECE = re.compile(r".+?(?:\n+|\] |$)", re.DOTALL)
 
 
 @dataclass
@@ -141,7 +143,7 @@ def write_answer(state, services, messages: list[dict], max_tokens: int, stream,
             decisions.append(decision)
             if lead is not None:
                 composition = with_lead(composition, lead, state.language)
-        yield Token(composition.text)
+        yield from _pieces(composition.text)
         return Written(composition.text, composition.sentences, writer, False, decisions)
     text, cancelled = _collect(services, messages, max_tokens)
     checked = guard(text.strip(), state.documents, checker) if text.strip() else []
@@ -152,13 +154,20 @@ def write_answer(state, services, messages: list[dict], max_tokens: int, stream,
         composition = _compose(state, services, checker, about_patient)
         decisions.append("answer: no model sentence was supported; the composer's answer is given")
         sentences = [*composition.sentences, *checked]
-        yield Token(composition.text)
+        yield from _pieces(composition.text)
         return Written(composition.text, sentences, writer, cancelled, decisions + composition.decisions)
     body = " ".join(f"{s.text} [{s.source}]" for s in kept)
     notes = [Support(framing.texts(state.language)["weak"], kind=NOTICE)] if dropped else []
     answer = "\n\n".join([body, *[n.text for n in notes]]) if body else text.strip()
-    yield Token(answer)
+    yield from _pieces(answer)
     return Written(answer, [*checked, *notes], writer, cancelled, decisions)
+
+
+def _pieces(text: str):
+    """A finished answer as tokens, one cited sentence or line at a time (the chat renders
+    as it arrives)."""
+    for piece in _PIECE.findall(text):
+        yield Token(piece)
 
 
 def emergency_record(prefix: str) -> list[Support]:
