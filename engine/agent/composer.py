@@ -55,7 +55,8 @@ _QUESTION_CUES: dict[str, tuple[str, ...]] = {
     "definition": ("what is", "what are", "what's", "mean", "이란", "란 ", "뭐예요", "뭔가요", "무엇인가요", "뭐에요"),
 }
 _TAKEN_WITH = re.compile(r"\b(take|taking|use|using|drink|drinking|mix|mixing)\b.{1,40}\bwith\b")
-_KIND_ORDER = ("what_to_do", "dosage", "diagnosis", "prevention", "treatment", "causes", "symptoms", "interaction",
+# The most specific kind wins: "how can I prevent it, what should I do?" asks about prevention.
+_KIND_ORDER = ("interaction", "dosage", "diagnosis", "prevention", "treatment", "what_to_do", "causes", "symptoms",
                "definition")
 
 _FACET_CUES: dict[str, re.Pattern] = {
@@ -156,7 +157,7 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
     similarity = vectors @ query_vector
     relevance = []
     for item, sim in zip(pool, similarity):
-        bonus = 0.15 if _FACET_CUES[kind].search(item.text) else 0.0
+        bonus = 0.2 if _FACET_CUES[kind].search(item.text) else 0.0
         if kind == "what_to_do" and _FACET_CUES["treatment"].search(item.text):
             bonus = max(bonus, 0.08)
         lowered = item.text.lower()

@@ -139,17 +139,22 @@ def score_support(result: dict, documents: list, checker) -> dict:
 # --- running ------------------------------------------------------------------------------
 
 class LeaveOut:
-    """The knowledge service with some documents removed from every result (asked for more,
-    so that k documents still come back)."""
+    """The knowledge service with some documents removed from every result: the search runs
+    without the document budget's cap, the excluded documents are dropped, and the cap is
+    applied to what is left (so k documents still come back)."""
 
     def __init__(self, inner, excluded: set[str]):
         self.inner = inner
         self.excluded = excluded
 
-    def search(self, query, k, **kwargs):
-        hits = self.inner.search(query, k + len(self.excluded) + 2, **kwargs)
+    def search(self, query, k, *, docs_budget: int = 0, **kwargs):
+        from engine.knowledge.hybrid import budget_k
+
+        kb = getattr(getattr(self.inner, "retriever", None), "kb", None)
+        wanted = budget_k(k, docs_budget or None, kb.avg_chunk_tokens) if kb is not None and docs_budget else k
+        hits = self.inner.search(query, wanted + len(self.excluded) + 2, docs_budget=0, **kwargs)
         kept = [h for h in hits if h.doc_id not in self.excluded and h.doc_id.rpartition("#")[0] not in self.excluded]
-        return kept[:k]
+        return kept[:wanted]
 
 
 def mode_settings(base, mode: str):
