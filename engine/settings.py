@@ -209,6 +209,16 @@ class VaultSettings(_Section):
     idle_lock_minutes: int = Field(10, ge=0)
 
 
+class AnswerSettings(_Section):
+    """Who writes the answer: the composer (sentences of the sources, each cited), the model
+    (guarded by the sentence support check), or the composer with a model-phrased lead.
+    `auto`: the composer for models below `refine.small_model_params`, else the model."""
+
+    writer: Literal["auto", "composer", "model", "composer+model"] = "auto"
+    support_check: bool = True
+    support_threshold: float = Field(0.6, ge=0.0, le=1.0)
+
+
 class UISettings(_Section):
     language: Literal["ko", "en"] = "ko"
 
@@ -224,6 +234,7 @@ class Settings(_Section):
     context: ContextSettings = ContextSettings()
     memory: MemorySettings = MemorySettings()
     vault: VaultSettings = VaultSettings()
+    answer: AnswerSettings = AnswerSettings()
     ui: UISettings = UISettings()
     remote: RemoteModelSettings = RemoteModelSettings()
 

@@ -68,6 +68,7 @@ class TracePanel(QWidget):
         self.values: dict[str, QLabel] = {}
         for key, label in (("mode", self.tr("Mode")), ("model", self.tr("Model")),
                            ("cache_hit", self.tr("Cache hit")), ("query_complexity", self.tr("Complexity")),
+                           ("searched", self.tr("Searched for")),
                            ("dynamic_k", self.tr("Documents (k)")), ("iterations", self.tr("Refine iterations")),
                            ("quality_score", self.tr("Quality score")), ("judgement", self.tr("Judge")),
                            ("total_ms", self.tr("Total time (ms)"))):
@@ -161,6 +162,7 @@ class TracePanel(QWidget):
         trace = result.get("trace") or {}
         for key in ("mode", "model", "cache_hit", "query_complexity", "dynamic_k", "iterations", "quality_score"):
             self.values[key].setText(_figure(trace.get(key)))
+        self.values["searched"].setText(str(trace.get("query_en") or trace.get("retrieval_query") or "–"))
         judgement = trace.get("judgement") or trace.get("quality") or {}
         if isinstance(judgement, dict) and judgement:
             shown = {k: v for k, v in judgement.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}

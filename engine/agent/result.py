@@ -23,11 +23,14 @@ def turn_result(state: TurnState, services: AgentServices, *, started: float | N
     timings["llm"] = figures["ms"]
     timings["pipeline"] = round(max(0.0, timings["total"] - figures["ms"]), 3)
     sources = [d.source(n) for n, d in enumerate(state.documents, 1)] if not state.cache_hit else state_sources(state)
+    sentences = answer_sentences(state)
     return {
         "answer": state.answer,
         "alerts": list(state.alerts),
         "sources": sources,
+        "sentences": [{k: s.get(k) for k in ("text", "source", "support", "kind")} for s in sentences],
         "trace": {
+            "support": sentences,
             "mode": state.mode,
             "model": model,
             "llm_unavailable": getattr(services.llm_unavailable, "user_message", None),
@@ -56,11 +59,21 @@ def turn_result(state: TurnState, services: AgentServices, *, started: float | N
             "used_profile": state.used_profile,
             "compression": dict(state.compression),
             "retrieval_query": state.retrieval_query,
+            "query_en": state.query_en or None,
             "decisions": list(state.decisions),
             "cancelled": state.cancelled,
             "timings_ms": timings,
         },
     }
+
+
+def answer_sentences(state: TurnState) -> list[dict]:
+    """The support records of the draft that became the answer (the refine loop may pick an
+    earlier one); each has text, source, support, kind, source_sentence and reason."""
+    for draft in reversed(state.drafts):
+        if draft.get("answer") == state.answer and "sentences" in draft:
+            return list(draft["sentences"])
+    return list(state.sentences) if not state.drafts else []
 
 
 def state_sources(state: TurnState) -> list[dict]:

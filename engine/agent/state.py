@@ -71,6 +71,7 @@ class TurnState:
     used_profile: bool = False
     # retrieval
     retrieval_query: str = ""
+    query_en: str = ""  # the English query searched for a translated (Korean or clinical) message
     documents: list[Document] = field(default_factory=list)
     prefetched: list[Document] | None = None
     document_hashes: list[list[str]] = field(default_factory=list)
@@ -79,6 +80,7 @@ class TurnState:
     # answer and quality
     answer: str = ""
     drafts: list[dict] = field(default_factory=list)
+    sentences: list[dict] = field(default_factory=list)
     judgement: dict = field(default_factory=dict)
     quality_score: float | None = None
     quality_history: list[float] = field(default_factory=list)

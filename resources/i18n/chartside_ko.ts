@@ -1319,6 +1319,10 @@
         <translation>복잡도</translation>
     </message>
     <message>
+        <source>Searched for</source>
+        <translation>검색어</translation>
+    </message>
+    <message>
         <source>Documents (k)</source>
         <translation>문서 수 (k)</translation>
     </message>

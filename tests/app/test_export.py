@@ -31,6 +31,8 @@ ANSWER = "식이 조절과 운동, 그리고 메트포르민으로 치료합니�
 def export_window(qtbot, ui_language, tmp_path):
     settings = Settings()
     settings.vault.kdf_iterations = 10_000
+    settings.answer.writer = "model"  # the fake model's answer as written
+    settings.answer.support_check = False
     engine = Engine(settings, llm=FakeLLM([ANSWER]), knowledge=FakeKnowledge(), clinical=FakeClinical(),
                     embedder=None, vault_path=tmp_path / "vault.db")
     window = open_window(qtbot, engine)

@@ -17,6 +17,8 @@ PASSPHRASE = "correct horse battery staple"
 def make_engine(tmp_path, llm=None, **kwargs) -> Engine:
     settings = Settings()
     settings.vault.kdf_iterations = 10_000
+    settings.answer.writer = "model"  # the fake model's text as written (the writers have tests of their own)
+    settings.answer.support_check = False
     kwargs.setdefault("knowledge", FakeKnowledge())
     kwargs.setdefault("clinical", FakeClinical())
     kwargs.setdefault("embedder", None)

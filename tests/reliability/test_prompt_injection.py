@@ -48,8 +48,10 @@ class RecordingLLM:
 @pytest.fixture
 def injected_engine(make_engine, tmp_path):
     def make(llm):
+        # the model writes, unguarded: these tests look at what reaches the model and what it may say
         settings = fast_settings(llm={"max_answer_tokens": 24},
-                                 context={"total_budget": 2000, "documents_tokens": 600, "generation_reserve": 64})
+                                 context={"total_budget": 2000, "documents_tokens": 600, "generation_reserve": 64},
+                                 answer={"writer": "model", "support_check": False})
         engine = make_engine(llm=llm, settings=settings)
         note = tmp_path / "chest_pain_note.txt"
         note.write_text(DOCUMENT, encoding="utf-8")

@@ -17,7 +17,6 @@ import re
 
 from engine.agent.degraded import degraded_answer, degraded_plain_answer
 from engine.agent.prompting import (
-    clean_citations,
     history_messages,
     safety_prompt,
     small_talk_reply,
@@ -26,6 +25,7 @@ from engine.agent.prompting import (
 )
 from engine.agent.services import AgentServices
 from engine.agent.state import TurnState
+from engine.agent.writer import emergency_record, sentence_records, write_answer
 from engine.clinical.assertion import asks_something
 from engine.errors import GenerationCancelled
 from engine.events import AnswerReplaced, Token
@@ -102,8 +102,10 @@ def with_guidance(answer: str, alerts: list[dict]) -> str:
     return f"{guidance}\n\n{answer}" if answer else guidance
 
 
-def draft(state: TurnState, answer: str) -> dict:
-    return {"answer": answer, "iteration": state.iterations, "documents": list(state.documents)}
+def draft(state: TurnState, answer: str, sentences: list[dict] | None = None) -> dict:
+    """One draft with what it was written from: its documents and its checked sentences."""
+    return {"answer": answer, "iteration": state.iterations, "documents": list(state.documents),
+            "sentences": list(sentences or [])}
 
 
 def generate_answer(state: TurnState, services: AgentServices):
@@ -113,8 +115,9 @@ def generate_answer(state: TurnState, services: AgentServices):
         return {"answer": reply, "drafts": [*state.drafts, draft(state, reply)]}
     if state.intent == "emergency":
         guidance = with_guidance("", state.alerts)
+        sentences = sentence_records(emergency_record(guidance))
         yield Token(guidance)
-        return {"answer": guidance, "drafts": [*state.drafts, draft(state, guidance)]}
+        return {"answer": guidance, "sentences": sentences, "drafts": [*state.drafts, draft(state, guidance, sentences)]}
     if services.llm_unavailable is not None:
         answer = with_guidance(degraded_answer(state, services.llm_unavailable), state.alerts)
         yield Token(answer) if state.iterations == 0 else AnswerReplaced(answer)
@@ -128,18 +131,27 @@ def generate_answer(state: TurnState, services: AgentServices):
         yield Token(prefix)
     reserve = int(state.budget.get("reserve", services.settings.context.generation_reserve))
     max_tokens = min(services.settings.llm.max_answer_tokens, reserve)
-    text, cancelled = yield from _stream(services, messages, max_tokens)
+    written = yield from compose_or_generate(state, services, messages, max_tokens)
     metrics = services.llm.last_metrics
-    answer = prefix + clean_citations(text.strip(), len(state.documents))
+    answer = prefix + written.text
+    sentences = sentence_records([*emergency_record(prefix), *written.sentences])
     return {
         "answer": answer,
         "messages": messages,
-        "cancelled": cancelled,
+        "cancelled": written.cancelled,
         "prompt_tokens": max(state.prompt_tokens, int(metrics.prompt_tokens or prompt_size)),
         "completion_tokens": state.completion_tokens + int(metrics.completion_tokens or 0),
         "used_profile": state.used_profile or answer_used_profile(state, answer),
-        "drafts": [*state.drafts, draft(state, answer)],
+        "sentences": sentences,
+        "decisions": [*state.decisions, *written.decisions],
+        "drafts": [*state.drafts, draft(state, answer, sentences)],
     }
+
+
+def compose_or_generate(state: TurnState, services: AgentServices, messages: list[dict], max_tokens: int):
+    """The answer body by the configured writer (engine.agent.writer): composer, model, or both."""
+    about_patient = bool(state.alerts) or bool(_PATIENT_REFERENCE.search(state.text))
+    return (yield from write_answer(state, services, messages, max_tokens, _stream, about_patient))
 
 
 def generate_plain(state: TurnState, services: AgentServices):

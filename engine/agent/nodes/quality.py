@@ -120,7 +120,8 @@ def best_draft(state: TurnState) -> dict:
     if best is state.drafts[-1]:
         return {}
     return {"answer": with_guidance(best["answer"], state.alerts), "quality_score": best["score"],
-            "documents": list(best["documents"]), "iteration": best["iteration"]}
+            "documents": list(best["documents"]), "sentences": list(best.get("sentences") or []),
+            "iteration": best["iteration"]}
 
 
 def wants_another_round(state: TurnState) -> str:

@@ -72,8 +72,12 @@ def retrieve(state: TurnState, services: AgentServices):
         if services.knowledge is None:
             decisions.append("retrieve: no knowledge base is available")
     searched = getattr(services.knowledge, "searched", None)
+    query_en = state.query_en
     if searched is not None and state.prefetched is None:
-        query = searched(query, services.flags.query_expansion)
+        translated = searched(query, services.flags.query_expansion)
+        if translated != query:
+            query_en = translated
+        query = translated
     budget = int(state.budget.get("documents", 0))
     llm = None if services.llm_unavailable is not None else services.llm  # None: extractive only
     section, stats = compress(documents, query, budget, services.settings.retrieval.compression, services.tokens,
@@ -84,6 +88,7 @@ def retrieve(state: TurnState, services: AgentServices):
     sections = dict(state.context_sections)
     sections["documents"] = section
     sections["tokens"] = {**sections.get("tokens", {}), "documents": services.tokens.count(section)}
-    return {"documents": documents, "prefetched": None, "retrieval_query": query, "context_sections": sections,
+    return {"documents": documents, "prefetched": None, "retrieval_query": query, "query_en": query_en,
+            "context_sections": sections,
             "document_hashes": [*state.document_hashes, [document_hash(d) for d in documents]],
             "compression": stats, "decisions": decisions}

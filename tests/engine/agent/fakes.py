@@ -86,7 +86,10 @@ class HashEmbedder:
 
 def make_services(llm: FakeLLM | None = None, *, settings: Settings | None = None, knowledge=None,
                   memory=None, cache: ResponseCache | None = None, clinical=None) -> AgentServices:
-    settings = settings or Settings()
+    if settings is None:  # control flow: the fake model's text as written (writers: tests of their own)
+        settings = Settings()
+        settings = settings.model_copy(update={"answer": settings.answer.model_copy(
+            update={"writer": "model", "support_check": False})})
     llm = llm or FakeLLM()
     return AgentServices(
         settings=settings, llm=MeteredLLM(llm), tokens=TokenManager(llm),

@@ -98,7 +98,8 @@ def test_best_draft_wins_when_the_loop_stops():
     docs = [DOCS[:2], DOCS[2:4]]
     state = TurnState(text="q", drafts=[{"answer": "good", "score": 0.45, "iteration": 0, "documents": docs[0]},
                                         {"answer": "worse", "score": 0.4, "iteration": 1, "documents": docs[1]}])
-    assert best_draft(state) == {"answer": "good", "quality_score": 0.45, "documents": docs[0], "iteration": 0}
+    assert best_draft(state) == {"answer": "good", "quality_score": 0.45, "documents": docs[0], "sentences": [],
+                                 "iteration": 0}
     state.drafts.reverse()
     assert best_draft(state) == {}
     assert best_draft(TurnState(text="q", drafts=[{"answer": "only", "score": 0.1}])) == {}

@@ -1,0 +1,154 @@
+"""The fixed words around a composed answer, in the question's language.
+
+A Korean question gets its lead, headings, key terms, patient facts and the standing
+notice in Korean; the evidence stays the English source sentences, quoted with their [n]
+and labelled as English source text (nothing is machine-translated, so nothing is changed).
+Korean names of concepts come from the team's lexicon (the names the concept pack is built
+from) and, for a concept id, from the loaded pack's synonyms.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from engine.agent.text import has_hangul
+
+QUESTION_KINDS = ("definition", "causes", "symptoms", "diagnosis", "treatment", "prevention", "dosage",
+                  "interaction", "what_to_do")
+
+LEADS = {
+    "en": {
+        "definition": "What the sources say about {topic}:",
+        "causes": "What causes {topic}, according to the sources:",
+        "symptoms": "Symptoms of {topic} described in the sources:",
+        "diagnosis": "How {topic} is diagnosed, according to the sources:",
+        "treatment": "How {topic} is treated, according to the sources:",
+        "prevention": "How {topic} can be prevented, according to the sources:",
+        "dosage": "What the sources say about the dose of {topic} (confirm any dose with a pharmacist or clinician):",
+        "interaction": "What the sources say about taking {topic} together:",
+        "what_to_do": "What the sources advise about {topic}:",
+    },
+    "ko": {
+        "definition": "{topic}에 대해 출처에서 찾은 설명입니다.",
+        "causes": "{topic}의 원인에 대해 출처에서 찾은 내용입니다.",
+        "symptoms": "{topic}의 증상에 대해 출처에서 찾은 내용입니다.",
+        "diagnosis": "{topic}의 진단 방법에 대해 출처에서 찾은 내용입니다.",
+        "treatment": "{topic}의 치료에 대해 출처에서 찾은 내용입니다.",
+        "prevention": "{topic}의 예방에 대해 출처에서 찾은 내용입니다.",
+        "dosage": "{topic}의 용량에 대해 출처에서 찾은 내용입니다. 실제 용량은 반드시 약사나 의사와 확인하세요.",
+        "interaction": "{topic} 병용(함께 복용)에 대해 출처에서 찾은 내용입니다.",
+        "what_to_do": "{topic}에 관해 지금 할 수 있는 일을 출처에서 찾은 내용입니다.",
+    },
+}
+NO_TOPIC = {"en": "this question", "ko": "이 질문"}
+TEXTS = {
+    "en": {
+        "evidence": "",
+        "profile": "Patient facts on file: {facts}.",
+        "disclaimer": "This is general information from the cited sources, not a diagnosis; "
+                      "check it with a clinician who knows the patient.",
+        "nothing": "The knowledge base has no passage that answers this question well enough to quote, "
+                   "so no answer is given; ask a clinician or rephrase the question.",
+        "key_terms": "",
+        "how_to_read": "",
+        "weak": "Some sentences were left out because no source supported them.",
+    },
+    "ko": {
+        "evidence": "영어 원문 근거 (English source text, 번역하지 않고 출처 번호와 함께 인용):",
+        "profile": "기록된 환자 정보: {facts}.",
+        "disclaimer": "이 내용은 인용한 출처의 일반적인 의학 정보이며 진단이 아닙니다. "
+                      "환자를 아는 의사나 약사와 꼭 상의하세요.",
+        "nothing": "지식 베이스에서 이 질문에 인용할 만한 근거 문장을 찾지 못해 답변을 드리지 않습니다. "
+                   "의사와 상의하시거나 질문을 바꿔 다시 물어봐 주세요.",
+        "key_terms": "핵심어",
+        "how_to_read": "아래 근거는 영어 출처의 원문 그대로이며, 각 문장 앞에 그 문장이 다루는 주제와 핵심어를 한국어로 적었습니다.",
+        "weak": "출처로 뒷받침되지 않는 문장은 뺐습니다.",
+    },
+}
+FACET_NAMES_KO = {
+    "definition": "정의", "causes": "원인", "symptoms": "증상", "diagnosis": "진단", "treatment": "치료",
+    "prevention": "예방", "dosage": "용량", "interaction": "상호작용", "what_to_do": "대처", "other": "참고",
+}
+
+
+def texts(language: str) -> dict:
+    return TEXTS.get(language, TEXTS["en"])
+
+
+def lead(kind: str, topic: str, language: str) -> str:
+    templates = LEADS.get(language, LEADS["en"])
+    return templates.get(kind, templates["definition"]).format(topic=topic or NO_TOPIC.get(language, NO_TOPIC["en"]))
+
+
+@lru_cache(maxsize=1)
+def korean_names() -> dict[str, str]:
+    """English canonical name (lower case) -> the lexicon's first Korean name for it."""
+    from engine.clinical.lexicon import load_lexicon
+
+    names: dict[str, str] = {}
+    for term in load_lexicon().terms:
+        if term.language == "ko" and not term.negated and term.slot != "ignore" and " " not in term.text.strip():
+            names.setdefault(term.english.lower(), term.text)
+    for term in load_lexicon().terms:
+        if term.language == "ko" and not term.negated and term.slot != "ignore":
+            names.setdefault(term.english.lower(), term.text)
+    return names
+
+
+def korean_name(english: str, concept_id: str | None = None) -> str | None:
+    """The Korean name of a concept: the lexicon's, else a Hangul synonym in the loaded pack."""
+    name = korean_names().get((english or "").lower())
+    if name:
+        return name
+    if concept_id:
+        try:
+            from engine.clinical.pack import get_pack
+
+            concept = get_pack().concept(concept_id)
+        except Exception:  # noqa: BLE001 - no pack: no Korean name, the English one is shown
+            concept = None
+        if concept is not None:
+            return next((s for s in concept.synonyms if has_hangul(s)), None)
+    return None
+
+
+@lru_cache(maxsize=1)
+def _english_pattern() -> re.Pattern:
+    names = sorted((n for n in korean_names() if len(n) >= 4), key=len, reverse=True)
+    return re.compile(r"\b(" + "|".join(re.escape(n) for n in names) + r")s?\b", re.IGNORECASE)
+
+
+def korean_key_terms(sentence: str, limit: int = 4) -> list[str]:
+    """Korean names of the lexicon concepts an English sentence names ("uric acid" -> none,
+    "kidney stones" -> 신장 결석), in order of appearance."""
+    found: list[str] = []
+    for match in _english_pattern().finditer(sentence):
+        name = korean_names().get(match.group(1).lower())
+        if name and name not in found:
+            found.append(name)
+        if len(found) >= limit:
+            break
+    return found
+
+
+def topic_name(slots: dict, language: str, fallback: str = "") -> str:
+    """The question's main concept(s) as the reader should see them: Korean names for Korean."""
+    items = [i for key in ("conditions", "medications", "symptoms", "allergies") for i in (slots or {}).get(key, [])
+             if isinstance(i, dict) and not i.get("negated")]
+    names: list[str] = []
+    for item in items:
+        english = item.get("name") or ""
+        if language == "ko":
+            name = korean_name(english, item.get("concept_id")) or (item.get("text") or "").strip() or english
+        else:
+            name = english or (item.get("text") or "").strip()
+        if name and name not in names:
+            names.append(name)
+    joiner = ", " if language == "ko" else " and "
+    return joiner.join(names[:2]) if names else fallback
+
+
+def in_korean(text: str) -> str:
+    """English concept names in `text` replaced by their Korean names (profile lines)."""
+    return _english_pattern().sub(lambda m: korean_names().get(m.group(1).lower(), m.group(0)), text)

@@ -1,0 +1,272 @@
+"""The answer composer: an answer built from the best passages' own sentences, each cited.
+
+1. The question's kind (definition, causes, symptoms, diagnosis, treatment, prevention,
+   dosage, interaction, "what should I do") from cue words in English and Korean.
+2. Candidate sentences from the retrieved passages (bullet lists joined to their lead-in),
+   scored by embedding similarity to the question (an English query built from the
+   linked concepts for a Korean question), a bonus when the sentence speaks to the asked
+   kind or names the question's concept, a small prior for the better-ranked passage, and
+   penalties for fragments, questions and sentences that open with a bare pronoun.
+3. Maximal marginal relevance over the sentence embeddings picks 3-6 of them (diverse,
+   not the same fact twice); they are ordered the way a clinician reads (what it is,
+   why, how it shows, how it is found, what to do about it) and keep their passage order
+   within a facet.
+4. The frame: alerts, the patient facts on file when the question is about the patient,
+   a lead naming the topic, and the standing notice, all in the question's language.
+   A Korean answer quotes the English sentences as English source text with Korean key
+   terms (engine.agent.answer_framing).
+Every selected sentence is a sentence of its source, so each carries its support score
+(the support check runs on it like on any model sentence) and its [n].
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from engine.agent import answer_framing as framing
+from engine.agent.support import ALERT, NOTICE, PROFILE, Evidence, Support, SupportChecker, evidence_from
+from engine.agent.text import has_hangul
+
+MIN_SENTENCES, MAX_SENTENCES, MAX_SENTENCES_KO = 3, 6, 3
+MMR_LAMBDA = 0.7
+RELEVANCE_FLOOR = 0.4
+PASSAGES_USED = 5
+READING_ORDER = ("definition", "causes", "symptoms", "diagnosis", "treatment", "prevention", "dosage",
+                 "interaction", "what_to_do", "other")
+
+_QUESTION_CUES: dict[str, tuple[str, ...]] = {
+    "what_to_do": ("what should i do", "what do i do", "what can i do", "what to do", "should i go", "should i see",
+                   "do i need to see", "어떻게 해야", "어떡해", "어떡하", "어떻게 하면 좋", "해야 하나요", "가야 하나요",
+                   "가야 할까요", "어떻게 대처"),
+    "interaction": ("interact", "together", "take with", "taking with", "combine", "while taking", "if i am on", "if i'm on", "while on",
+                    "같이 먹", "함께 먹", "같이 복용", "함께 복용", "상호작용", "병용"),
+    "dosage": ("dose", "dosage", "how much", "how many", "how often", "mg", "용량", "몇 알", "얼마나 먹", "복용량",
+               "얼마나 자주", "얼마나 먹어야", "하루에"),
+    "diagnosis": ("diagnos", "test for", "tests for", "screen", "진단", "검사"),
+    "prevention": ("prevent", "avoid", "lower my risk", "reduce my risk", "lower the risk", "reduce the risk",
+                   "예방", "위험을 줄", "막으려면"),
+    "treatment": ("treat", "cure", "therapy", "manage", "치료", "낫", "관리"),
+    "causes": ("cause", "why do", "why does", "reason", "원인", "왜 생기", "왜 "),
+    "symptoms": ("symptom", "sign", "warning sign", "증상", "징후"),
+    "definition": ("what is", "what are", "what's", "mean", "이란", "란 ", "뭐예요", "뭔가요", "무엇인가요", "뭐에요"),
+}
+_TAKEN_WITH = re.compile(r"\b(take|taking|use|using|drink|drinking|mix|mixing)\b.{1,40}\bwith\b")
+# The most specific kind wins: "how can I prevent it, what should I do?" asks about prevention.
+_KIND_ORDER = ("interaction", "dosage", "diagnosis", "prevention", "treatment", "what_to_do", "causes", "symptoms",
+               "definition")
+
+_FACET_CUES: dict[str, re.Pattern] = {
+    "definition": re.compile(r"\b(is|are) (a|an|the|one|when)\b|\brefers? to\b|\bmeans?\b|\bis called\b", re.I),
+    "causes": re.compile(r"\b(is|are|be|often|usually|mostly) caused\b|\bcauses? of\b|\bdue to\b|\bbecause\b|\bhappens? when\b|\bresult(s|ing)? (of|from)\b|\brisk factor"
+                         r"|\btrigger|\bbuild(s)? up\b|\binherit|\bgenetic|\bcan cause\b|\blead(s)? to\b|\bmore likely to\b|\bat risk\b"
+                         r"|\brisk of\b|\bincreases? the risk", re.I),
+    "symptoms": re.compile(r"\bsymptom|\bsigns?\b|\bfeel|\bpain|\bnumb|\bweak|\btired|\bthirst|\bsweat", re.I),
+    "diagnosis": re.compile(r"\bdiagnos|\btests?\b|\bexam|\bbiops|\bmeasur|\bscreen|\bx-ray|\bscan\b|\breading", re.I),
+    "treatment": re.compile(r"\btreat|\btherap|\bmedicine|\bmedication|\bsurgery|\bdrugs?\b|\bprescri|\binhaler"
+                            r"|\bantibiotic|\binsulin|\bhormone", re.I),
+    "prevention": re.compile(r"\bprevent|\bavoid|\b(lower|reduce)s? (your|the) (risk|chance)|\bvaccin|\bflu shot"
+                             r"|\bhealthy|\bexercise|\bquit", re.I),
+    "dosage": re.compile(r"\bmg\b|\bmilligram|\bdoses?\b|\bdaily\b|\bper day\b|\beach day\b|\bevery \d+|\bunits?\b",
+                         re.I),
+    "interaction": re.compile(r"\binteract|\btogether\b|\bcombin|\bbleed|\bwith (other|another)", re.I),
+    "what_to_do": re.compile(r"\bcall\b|\bsee (a|your) (doctor|health)|\bseek\b|\bemergency\b|\bright away\b|\b911\b"
+                             r"|\bhealth care provider\b|\bshould\b|\bremove\b|\bdrink\b|\brest\b", re.I),
+}
+# A sentence whose subject is a bare pronoun says something about whatever its passage
+# spoke of before ("However, it is caused by calcium phosphate" is about pseudogout):
+# out of its context it can state a wrong fact, so it is never quoted alone.
+_PRONOUN_SUBJECT = re.compile(r"^(?:(?:however|but|also|and|so|in addition|therefore|thus|instead|often|sometimes|"
+                              r"usually|normally|in most cases),?\s+)?(it|this|these|they|that|those|he|she|such|its|"
+                              r"their|both|either|neither)\b", re.I)
+_JUNK = re.compile(r"https?://|www\.|\b1-800\b|^(see|source|for more|learn more|read more|call \d)", re.I)
+_WORDS = re.compile(r"[A-Za-z][A-Za-z'\-]*")
+
+
+@dataclass
+class Composition:
+    text: str
+    sentences: list[Support] = field(default_factory=list)
+    kind: str = "definition"
+    query: str = ""
+    decisions: list[str] = field(default_factory=list)
+
+
+def question_kind(text: str) -> str:
+    lowered = f" {text.lower()} "
+    found = {kind for kind, cues in _QUESTION_CUES.items() if any(cue in lowered for cue in cues)}
+    if _TAKEN_WITH.search(lowered):
+        found.add("interaction")
+    return next((kind for kind in _KIND_ORDER if kind in found), "definition")
+
+
+def english_query(question: str, slots: dict, kind: str) -> str:
+    """The question as the English embedder can read it: itself, or for Korean the English
+    names of its linked concepts plus the kind ("gout causes")."""
+    if not has_hangul(question):
+        return question
+    names = [i.get("name", "") for key in ("conditions", "medications", "symptoms", "allergies")
+             for i in (slots or {}).get(key, []) if isinstance(i, dict) and i.get("name") and not i.get("negated")]
+    latin = " ".join(_WORDS.findall(question))
+    focus = " and ".join(dict.fromkeys(names)) or latin
+    phrasing = {"definition": "What is {f}?", "causes": "What causes {f}?", "symptoms": "What are the symptoms of {f}?",
+                "diagnosis": "How is {f} diagnosed?", "treatment": "How is {f} treated?",
+                "prevention": "How can {f} be prevented?", "dosage": "What is the dose of {f}?",
+                "interaction": "Can {f} be taken together?", "what_to_do": "What should I do about {f}?"}
+    return phrasing[kind].format(f=focus) if focus else question
+
+
+def facet(sentence: str) -> str:
+    for name in READING_ORDER[:-1]:
+        if _FACET_CUES[name].search(sentence):
+            return name
+    return "other"
+
+
+def _shape_penalty(sentence: str, longest: int = 45) -> float:
+    words = len(_WORDS.findall(sentence))
+    penalty = 0.0
+    if words < 6:
+        penalty += 0.25
+    if words > longest:
+        penalty += 0.15
+    return penalty
+
+
+def candidates(evidence: Sequence[Evidence]) -> list[Evidence]:
+    out, seen = [], set()
+    for item in evidence:
+        text = item.text.strip()
+        key = text.lower()
+        if key in seen or text.endswith("?") or _JUNK.search(text) or has_hangul(text):
+            continue
+        if text.isupper() or not text.rstrip().endswith((".", "!", ")", '"')) or _PRONOUN_SUBJECT.match(text):
+            continue
+        seen.add(key)
+        out.append(item)
+    return out
+
+
+def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarray, *, kind: str,
+           topic_terms: Sequence[str], sources: int, limit: int, longest: int = 45) -> list[tuple[Evidence, float]]:
+    """MMR over the pool: relevance (similarity + kind/topic bonuses − shape penalties)
+    against redundancy with what is already chosen."""
+    similarity = vectors @ query_vector
+    relevance = []
+    for item, sim in zip(pool, similarity):
+        bonus = 0.2 if _FACET_CUES[kind].search(item.text) else 0.0
+        if kind == "what_to_do" and _FACET_CUES["treatment"].search(item.text):
+            bonus = max(bonus, 0.08)
+        lowered = item.text.lower()
+        if any(term and term in lowered for term in topic_terms):
+            bonus += 0.1
+        prior = 0.06 * (1 - (item.source - 1) / max(1, sources))
+        relevance.append(float(sim) + bonus + prior - _shape_penalty(item.text, longest))
+    chosen: list[int] = []
+    while len(chosen) < min(limit, len(pool)):
+        best, best_score = None, -1e9
+        for i, rel in enumerate(relevance):
+            if i in chosen:
+                continue
+            redundancy = max((float(vectors[i] @ vectors[j]) for j in chosen), default=0.0)
+            score = MMR_LAMBDA * rel - (1 - MMR_LAMBDA) * redundancy
+            if redundancy > 0.9:
+                continue
+            if score > best_score:
+                best, best_score = i, score
+        if best is None:
+            break
+        if len(chosen) >= MIN_SENTENCES and relevance[best] < RELEVANCE_FLOOR:
+            break
+        if relevance[best] < RELEVANCE_FLOOR / 2:
+            break
+        chosen.append(best)
+    return [(pool[i], relevance[i]) for i in chosen]
+
+
+def reading_order(selected: Sequence[Evidence], kind: str) -> list[Evidence]:
+    """The asked kind's sentences first (a definition question starts with what it is), then
+    the other facets in reading order; passage rank and position inside a facet."""
+    order = {name: i for i, name in enumerate(READING_ORDER)}
+
+    def key(item: Evidence):
+        name = facet(item.text)
+        return (0 if name == kind else 1, order[name], item.source, item.position)
+
+    return sorted(selected, key=key)
+
+
+def _profile_line(profile_summary: str, language: str) -> str:
+    none_words = ("none", "없음")
+    lines = [line.strip() for line in profile_summary.splitlines()
+             if line.strip() and not line.strip().lower().endswith(none_words)]
+    if not lines:
+        return ""
+    facts = "; ".join(lines)
+    if language == "ko":
+        facts = framing.in_korean(facts)
+    return framing.texts(language)["profile"].format(facts=facts)
+
+
+def compose(*, question: str, language: str, slots: dict, documents: Sequence, checker: SupportChecker,
+            alerts: Sequence[dict] = (), profile_summary: str = "", about_patient: bool = False) -> Composition:
+    """Compose the answer; `checker.embedder` embeds (the engine's sentence-transformers model)."""
+    kind = question_kind(question)
+    query = english_query(question, slots, kind)
+    texts = framing.texts(language)
+    messages = dict.fromkeys(a["message"] for a in alerts if a.get("message") and a.get("kind") != "emergency")
+    frame_top: list[Support] = [Support(message, kind=ALERT) for message in messages]
+    if profile_summary and (about_patient or alerts):
+        line = _profile_line(profile_summary, language)
+        if line:
+            frame_top.append(Support(line, kind=PROFILE))
+    evidence = evidence_from(documents[:PASSAGES_USED])
+    pool = candidates(evidence)
+    decisions = [f"compose: question kind {kind}; {len(pool)} candidate sentences from "
+                 f"{min(len(documents), PASSAGES_USED)} passages"]
+    chosen: list[tuple[Evidence, float]] = []
+    if pool and checker.embedder is not None:
+        vectors = checker.vectors([e.text for e in pool])
+        query_vector = checker.vectors([query])[0]
+        topic_terms = [i.get("name", "").lower() for key in ("conditions", "medications", "symptoms")
+                       for i in (slots or {}).get(key, []) if isinstance(i, dict)]
+        limit = MAX_SENTENCES_KO if language == "ko" else MAX_SENTENCES
+        # A Korean reader gets fewer, shorter English quotes (each framed in Korean).
+        chosen = select(query_vector, pool, vectors, kind=kind, topic_terms=topic_terms,
+                        sources=min(len(documents), PASSAGES_USED), limit=limit,
+                        longest=28 if language == "ko" else 45)
+    ordered = reading_order([e for e, _ in chosen], kind)
+    checked = checker.check([e.text for e in ordered], evidence)
+    sourced = [s for s in checked if s.source is not None]
+    topic = framing.topic_name(slots, language)
+    lead_text = framing.lead(kind, topic, language) if sourced else texts["nothing"]
+    lead = Support(lead_text, kind=NOTICE)
+    closing = Support(texts["disclaimer"], kind=NOTICE)
+    decisions.append(f"compose: {len(sourced)} sentences selected (MMR λ={MMR_LAMBDA})")
+    sentences = [*frame_top, lead, *sourced, closing]
+    return Composition(render_composition(frame_top, lead, sourced, closing, language), sentences, kind, query,
+                       decisions)
+
+
+def render_composition(frame_top: Sequence[Support], lead: Support, sourced: Sequence[Support], closing: Support,
+                       language: str) -> str:
+    blocks = [item.text for item in frame_top]
+    if language == "ko":
+        lines = [lead.text]
+        if sourced:
+            lines.append(framing.texts("ko")["how_to_read"])
+            lines.append(framing.texts("ko")["evidence"])
+        for item in sourced:
+            terms = framing.korean_key_terms(item.text)
+            label = framing.FACET_NAMES_KO[facet(item.text)]
+            prefix = f"{label} · {framing.texts('ko')['key_terms']}: {', '.join(terms)}" if terms else label
+            lines.append(f'- {prefix} — "{item.text}" [{item.source}]')
+        blocks.append("\n".join(lines))
+    else:
+        body = " ".join(f"{item.text} [{item.source}]" for item in sourced)
+        blocks.append(f"{lead.text}\n{body}" if body else lead.text)
+    blocks.append(closing.text)
+    return "\n\n".join(blocks)

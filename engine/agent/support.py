@@ -1,0 +1,254 @@
+"""Sentence support: is each sentence of an answer backed by a sentence of a cited passage?
+
+An answer is split into sentences; every sentence that states something is compared with
+every sentence of the passages the prompt carried:
+- English: content-word overlap (the BM25 tokenizer's stems) and the cosine of the
+  sentence embeddings (the engine's own sentence-transformers model), averaged;
+- another language (a Korean sentence against English passages): the share of the
+  sentence's clinical concept ids that the passage sentence also names;
+- in both cases the numbers of the sentence must all occur in the passage sentence, the
+  two must agree on negation, and every medical word of the sentence (engine.agent.text's
+  vocabulary) must occur in that passage, or the pair does not count.
+The best passage sentence is the sentence's support; below the threshold the sentence is
+unsupported. Alerts, profile facts and the standing notices are deterministic text of the
+engine and are marked as such (`kind`), not scored.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import numpy as np
+
+from engine.agent.prompting import clean_citations
+from engine.agent.text import has_hangul, is_negated, medical_words, numbers, split_sentences
+from engine.knowledge.text import tokenize
+from engine.knowledge.text import split_sentences as split_passage_sentences
+
+SOURCED, ALERT, PROFILE, NOTICE = "sourced", "alert", "profile", "notice"
+DEFAULT_THRESHOLD = 0.6
+LEXICAL_WEIGHT = 0.5
+# Below this share of its content stems in the source sentence, a sentence is a different
+# claim however close its embedding ("gout is caused by a virus" vs "... uric acid").
+MIN_LEXICAL = 0.4
+_CITATION = re.compile(r"\s*\[(\d{1,2})\]")
+# Knowledge-base text keeps list items inline ("if you - Are a man - Drink alcohol").
+_INLINE_BULLET = re.compile(r"(?:^|\s+)[-*•]\s+(?=[A-Za-z0-9(])")
+_MAX_LIST_ITEMS = 8
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One sentence of a passage: `source` is its [n], `position` its order in the passage."""
+
+    source: int
+    text: str
+    position: int
+
+
+@dataclass
+class Support:
+    text: str
+    kind: str = SOURCED
+    source: int | None = None
+    support: float | None = None
+    source_sentence: str | None = None
+    reason: str = ""
+
+    @property
+    def supported(self) -> bool:
+        return self.kind != SOURCED or self.source is not None
+
+    def public(self) -> dict:
+        """The `sentences` entry of the turn format (DESIGN.md)."""
+        return {"text": self.text, "source": self.source,
+                "support": None if self.support is None else round(self.support, 3), "kind": self.kind}
+
+    def traced(self) -> dict:
+        return {**self.public(), "source_sentence": self.source_sentence, "reason": self.reason}
+
+
+def passage_units(text: str) -> list[str]:
+    """Sentences of a passage; a lead-in ending with ':' and the bullet items after it become
+    one sentence ("Symptoms include: thirst; frequent urination."), since the items alone say
+    nothing and the lead-in alone says less."""
+    units: list[str] = []
+    for block in split_passage_sentences(text):
+        pieces = [" ".join(p.split()) for p in _INLINE_BULLET.split(block)]
+        pieces = [p for p in pieces if p]
+        if not pieces:
+            continue
+        head, items = pieces[0], pieces[1:]
+        if items and (head.endswith(":") or len(items) >= 2):
+            items = [i.rstrip(" .;") for i in items[:_MAX_LIST_ITEMS]]
+            units.append(f"{head.rstrip(':')}: {'; '.join(items)}.")
+            continue
+        units.extend(split_passage_sentences(head))
+        units.extend(i if i.endswith((".", "!", "?")) else f"{i}." for i in items)
+    return [u for u in units if len(u) > 1]
+
+
+def evidence_from(documents: Sequence) -> list[Evidence]:
+    """Every sentence of every passage, numbered like the sources ([1] is the first)."""
+    out = []
+    for number, doc in enumerate(documents, 1):
+        text = getattr(doc, "passage", "") or getattr(doc, "text", "")
+        out.extend(Evidence(number, unit, i) for i, unit in enumerate(passage_units(text)))
+    return out
+
+
+def answer_sentences(text: str) -> list[str]:
+    """The answer's sentences, citation markers kept with their sentence."""
+    return [s for s in split_sentences(text) if _CITATION.sub("", s).strip(" -•*")]
+
+
+def strip_citations(sentence: str) -> str:
+    return _CITATION.sub("", sentence).strip()
+
+
+def cited(sentence: str) -> list[int]:
+    return [int(n) for n in _CITATION.findall(sentence)]
+
+
+def lexical_overlap(sentence: str, source: str) -> float:
+    """Share of the sentence's content stems that the source sentence has."""
+    mine = set(tokenize(sentence))
+    if not mine:
+        return 0.0
+    return len(mine & set(tokenize(source))) / len(mine)
+
+
+def facts_agree(sentence: str, source: str, passage: str = "") -> str:
+    """'' when numbers, negation and medical words agree, else why not."""
+    missing = numbers(sentence) - numbers(source)
+    if missing:
+        return f"number {sorted(missing)[0]} not in the source"
+    if is_negated(sentence) != is_negated(source):
+        return "negation differs from the source"
+    if passage and not has_hangul(sentence):
+        new_terms = medical_words(sentence) - medical_words(passage)
+        if new_terms:
+            return f"'{sorted(new_terms)[0]}' is not in the source"
+    return ""
+
+
+class SupportChecker:
+    """Scores sentences against evidence; `embedder` has `embed(texts) -> array`,
+    `concepts(text) -> set of concept ids` serves sentences in another language."""
+
+    def __init__(self, embedder=None, concepts: Callable[[str], set[str]] | None = None,
+                 threshold: float = DEFAULT_THRESHOLD):
+        self.embedder = embedder
+        self.concepts = concepts
+        self.threshold = threshold
+        self._passages: dict[int, str] = {}
+
+    def vectors(self, texts: Sequence[str]) -> np.ndarray | None:
+        if self.embedder is None or not texts:
+            return None
+        vectors = np.asarray(self.embedder.embed(list(texts)), dtype=np.float32)
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        return vectors / np.maximum(norms, 1e-9)
+
+    def check(self, sentences: Sequence[str], evidence: Sequence[Evidence],
+              evidence_vectors: np.ndarray | None = None, *, within: Sequence[int] | None = None) -> list[Support]:
+        """One `Support` per sentence (kind `sourced`); `within` limits the evidence to those
+        source numbers (citation precision: is the sentence backed by the passage it cites?)."""
+        texts = [strip_citations(s) for s in sentences]
+        if not evidence:
+            return [Support(t, support=0.0, reason="no passages") for t in texts]
+        english = [i for i, t in enumerate(texts) if not has_hangul(t)]
+        if evidence_vectors is None and english:
+            evidence_vectors = self.vectors([e.text for e in evidence])
+        sentence_vectors = self.vectors([texts[i] for i in english]) if english else None
+        rows = {i: row for row, i in enumerate(english)}
+        passages: dict[int, str] = {}
+        for item in evidence:
+            passages[item.source] = f"{passages.get(item.source, '')} {item.text}"
+        self._passages = passages
+        allowed = set(within) if within is not None else None
+        results = []
+        for i, text in enumerate(texts):
+            if i in rows:
+                similarity = None if sentence_vectors is None or evidence_vectors is None else \
+                    evidence_vectors @ sentence_vectors[rows[i]]
+                results.append(self._best(text, evidence, similarity, allowed))
+            else:
+                results.append(self._best_across_languages(text, evidence, allowed))
+        return results
+
+    def _best(self, text, evidence, similarity, allowed) -> Support:
+        best, best_score, rejected, rejected_score = None, 0.0, "", 0.0
+        for j, item in enumerate(evidence):
+            if allowed is not None and item.source not in allowed:
+                continue
+            lexical = lexical_overlap(text, item.text)
+            cosine = float(similarity[j]) if similarity is not None else lexical
+            score = LEXICAL_WEIGHT * lexical + (1 - LEXICAL_WEIGHT) * max(0.0, cosine)
+            if score <= best_score:
+                continue
+            why = facts_agree(text, item.text, self._passages.get(item.source, ""))
+            if not why and lexical < MIN_LEXICAL:
+                why = "too few of its words are in the source"
+            if why:
+                if score > rejected_score:
+                    rejected, rejected_score = why, score
+                continue
+            best, best_score = item, score
+        return self._verdict(text, best, best_score, rejected)
+
+    def _best_across_languages(self, text, evidence, allowed) -> Support:
+        mine = self.concepts(text) if self.concepts else set()
+        if not mine:
+            return Support(text, support=0.0, reason="no concept to compare across languages")
+        best, best_score, rejected, rejected_score = None, 0.0, "", 0.0
+        for item in evidence:
+            if allowed is not None and item.source not in allowed:
+                continue
+            theirs = self.concepts(item.text)
+            score = len(mine & theirs) / len(mine)
+            if score <= best_score:
+                continue
+            why = facts_agree(text, item.text)
+            if why:
+                if score > rejected_score:
+                    rejected, rejected_score = why, score
+                continue
+            best, best_score = item, score
+        return self._verdict(text, best, best_score, rejected)
+
+    def _verdict(self, text, best, score, rejected) -> Support:
+        if best is None or score < self.threshold:
+            reason = rejected or ("below the support threshold" if best is not None else "no matching sentence")
+            return Support(text, support=round(score, 4), source_sentence=best.text if best else None, reason=reason)
+        return Support(text, source=best.source, support=round(score, 4), source_sentence=best.text)
+
+
+def guard(answer: str, documents: Sequence, checker: SupportChecker) -> list[Support]:
+    """The supported sentences of a model's answer, each citing the passage that backs it;
+    unsupported ones are returned too (for the trace) with `source` None."""
+    sentences = answer_sentences(clean_citations(answer, len(documents)))
+    return checker.check(sentences, evidence_from(documents))
+
+
+def render(items: Sequence[Support], *, separator: str = " ") -> str:
+    """The answer text: supported sentences with their [n] inline, deterministic parts as they are."""
+    parts = []
+    for item in items:
+        if item.kind == SOURCED:
+            if item.source is None:
+                continue
+            parts.append(f"{item.text.rstrip()} [{item.source}]")
+        else:
+            parts.append(item.text)
+    return separator.join(parts)
+
+
+def support_rate(items: Sequence[Support]) -> float | None:
+    """Share of the sourced sentences that are supported (None when there are none)."""
+    sourced = [i for i in items if i.kind == SOURCED]
+    if not sourced:
+        return None
+    return sum(1 for i in sourced if i.source is not None) / len(sourced)

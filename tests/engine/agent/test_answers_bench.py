@@ -1,0 +1,69 @@
+"""`chartside bench answers`: scoring and the leave-question-out filter, with real retrieval
+on the fixture knowledge base and the real embedder; the team's sets are well formed."""
+
+from __future__ import annotations
+
+import json
+
+from engine.bench.answers import (
+    LeaveOut,
+    SourceDoc,
+    hangul_share,
+    nugget_recall,
+    score_support,
+    team_sets,
+    wrong_claim,
+)
+from engine.agent.support import SupportChecker
+
+
+def test_team_sets_are_well_formed_and_split_by_topic():
+    sets = team_sets()
+    assert len(sets["dev"]) >= 40 and len(sets["heldout"]) >= 16
+    for rows in sets.values():
+        assert {r["lang"] for r in rows} == {"en", "ko"}
+        for row in rows:
+            assert row["q"] and row["nuggets"] and all(group and all(group) for group in row["nuggets"])
+    topics = [{r["id"].split("-", 1)[1] for r in rows} for rows in sets.values()]
+    assert not topics[0] & topics[1], "a topic is in both splits"
+    share = len(sets["heldout"]) / (len(sets["dev"]) + len(sets["heldout"]))
+    assert 0.25 <= share <= 0.35
+
+
+def test_nuggets_wrong_claims_and_hangul_share():
+    nuggets = [["uric acid", "요산"], ["crystal"]]
+    assert nugget_recall("Gout happens when URIC ACID builds up.", nuggets) == 0.5
+    assert nugget_recall("요산이 쌓이고 crystals가 생깁니다", nuggets) == 1.0
+    assert wrong_claim("Gout is caused by a virus.", ["caused by a virus"])
+    assert not wrong_claim("Gout is caused by uric acid.", ["caused by a virus"])
+    assert hangul_share("통풍통풍 gout") == 0.5  # syllables against Latin letters
+
+
+def test_support_citation_and_numbers_of_an_uncited_and_a_cited_answer(minilm):
+    checker = SupportChecker(minilm)
+    docs = [SourceDoc("a", "Low blood sugar means glucose below 70 mg/dL. Treat it with 15 grams of fast sugar."),
+            SourceDoc("b", "Asthma narrows the airways.")]
+    plain = {"answer": "Low blood sugar means glucose below 70 mg/dL. Take 40 grams of sugar."}
+    figures = score_support(plain, docs, checker)
+    assert figures == {"sentences": 2, "supported": 1, "cited": 0, "cited_ok": 0, "unsupported_numbers": 1}
+    cited = {"answer": "x", "sentences": [
+        {"text": "Low blood sugar means glucose below 70 mg/dL.", "source": 2, "kind": "sourced"},
+        {"text": "Asthma narrows the airways.", "source": 2, "kind": "sourced"},
+        {"text": "A notice.", "source": None, "kind": "notice"}]}
+    figures = score_support(cited, docs, checker)
+    assert figures["sentences"] == 2 and figures["supported"] == 2
+    assert figures["cited"] == 2 and figures["cited_ok"] == 1  # the first cites the wrong passage
+
+
+def test_leave_out_never_returns_the_excluded_documents(fixture_kb):
+    from engine.agent.wiring import KnowledgeService
+    from engine.knowledge import HybridRetriever
+
+    knowledge = KnowledgeService(HybridRetriever(fixture_kb))
+    args = dict(profile=None, expand=False, docs_budget=0, bm25=True, dense=True)
+    before = [d.doc_id for d in knowledge.search("symptoms of low blood sugar", 3, **args)]
+    assert before[0] == "fx/hypoglycemia"
+    after = [d.doc_id for d in LeaveOut(knowledge, {"fx/hypoglycemia"}).search("symptoms of low blood sugar", 3,
+                                                                                  **args)]
+    assert "fx/hypoglycemia" not in after and len(after) == 3
+    assert json.dumps(after)

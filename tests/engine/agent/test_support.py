@@ -1,0 +1,73 @@
+"""The sentence support check with the real MiniLM embedder and the real clinical pack."""
+
+from __future__ import annotations
+
+from engine.agent.state import Document
+from engine.agent.support import (
+    ALERT,
+    SupportChecker,
+    Support,
+    evidence_from,
+    guard,
+    passage_units,
+    render,
+    support_rate,
+)
+
+GOUT = Document("kb/gout", "Gout is a painful form of arthritis. Gout happens when uric acid builds up in the body and "
+                "forms crystals in a joint. Gout does not spread from person to person. An attack often starts "
+                "in the big toe.", title="Gout")
+SUGAR = Document("kb/hypo", "Low blood sugar means glucose below 70 mg/dL. Symptoms include:   - shaking   - sweating"
+                 "   - confusion", title="Low blood sugar")
+
+
+def test_passage_units_join_a_bullet_list_to_its_lead_in():
+    units = passage_units(SUGAR.text)
+    assert units[0] == "Low blood sugar means glucose below 70 mg/dL."
+    assert units[1] == "Symptoms include: shaking; sweating; confusion."
+    assert passage_units("You may get gout if you - Are a man - Drink alcohol")[0] == \
+        "You may get gout if you: Are a man; Drink alcohol."
+
+
+def test_a_source_sentence_and_a_close_paraphrase_are_supported_and_cited(minilm):
+    checker = SupportChecker(minilm)
+    verdicts = guard("Gout happens when uric acid builds up in the body. "
+                     "Uric acid can build up and form crystals in a joint [2].", [SUGAR, GOUT], checker)
+    assert [v.source for v in verdicts] == [2, 2]
+    assert all(v.support >= checker.threshold for v in verdicts)
+    assert verdicts[0].source_sentence.startswith("Gout happens when uric acid")
+
+
+def test_wrong_claims_numbers_and_negation_are_not_supported(minilm):
+    checker = SupportChecker(minilm)
+    verdicts = guard("Gout is caused by a virus. Gout spreads from person to person. "
+                     "Low blood sugar means glucose below 90 mg/dL.", [GOUT, SUGAR], checker)
+    assert [v.source for v in verdicts] == [None, None, None]
+    assert "virus" in verdicts[0].reason
+    assert verdicts[1].reason == "negation differs from the source"
+    assert verdicts[2].reason.startswith("number 90")
+
+
+def test_render_keeps_deterministic_parts_and_cites_only_supported_sentences(minilm):
+    checker = SupportChecker(minilm)
+    checked = guard("An attack often starts in the big toe. Gout is cured by antibiotics.", [GOUT], checker)
+    items = [Support("Allergy: penicillin.", kind=ALERT), *checked]
+    text = render(items)
+    assert text == "Allergy: penicillin. An attack often starts in the big toe. [1]"
+    assert support_rate(items) == 0.5
+    assert items[0].public() == {"text": "Allergy: penicillin.", "source": None, "support": None, "kind": "alert"}
+
+
+def test_a_korean_sentence_is_checked_through_concept_ids(minilm, clinical_pack):
+    from engine.clinical import extract
+
+    def concepts(text):
+        slots = extract(text)
+        return {i["concept_id"] for key in ("conditions", "symptoms", "medications") for i in slots[key]
+                if i.get("concept_id")}
+
+    checker = SupportChecker(minilm, concepts)
+    evidence = evidence_from([GOUT])
+    supported, unsupported = checker.check(["통풍은 관절염의 한 형태입니다.", "당뇨병은 통풍의 원인입니다."], evidence)
+    assert supported.source == 1 and supported.support == 1.0
+    assert unsupported.source is None
