@@ -24,6 +24,8 @@ def make_engine(path, llm, *, refine: bool = False) -> Engine:
     settings = Settings()
     settings.vault.kdf_iterations = 10_000
     settings.features.self_refine = refine
+    settings.answer.writer = "model"  # the fake model's words as written: this is about the turn path
+    settings.answer.support_check = False
     return Engine(settings, llm=llm, knowledge=FakeKnowledge(), clinical=ClinicalService(), embedder=HashEmbedder(),
                   vault_path=path / "vault.db")
 

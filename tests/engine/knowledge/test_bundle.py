@@ -23,7 +23,7 @@ QUERIES = ("flu shots tuesday", "asthma wheezing", "metformin kidney", "triptan 
 
 def search(capsys, query: str) -> list:
     assert main(["kb", "search", "--json", "-k", "4", query]) == 0
-    return [(hit["doc_id"], hit["chunk_id"], round(hit["score"], 6)) for hit in json.loads(capsys.readouterr().out)]
+    return [(hit["doc_id"], hit["chunk_id"], round(hit["score"], 6)) for hit in json.loads(capsys.readouterr().out)["hits"]]
 
 
 @pytest.fixture
