@@ -18,7 +18,7 @@ import pytest
 from engine.errors import GenerationCancelled
 from engine.events import Done, Token
 from engine.facade import Engine
-from engine.llm.remote import RemoteChatClient, RemoteModelError, RemoteStreamInterrupted
+from engine.llm.remote import RemoteChatClient, RemoteModelError
 from engine.llm.router import RoutedLLM
 from engine.llm.runtime import LlamaRuntime
 from engine.llm.structured import JUDGE_SCHEMA, validate_judgement
