@@ -18,7 +18,7 @@ import pytest
 from engine.errors import GenerationCancelled
 from engine.events import Done, Token
 from engine.facade import Engine
-from engine.llm.remote import RemoteChatClient, RemoteModelError, RemoteStreamInterrupted
+from engine.llm.remote import RemoteChatClient, RemoteModelError
 from engine.llm.router import RoutedLLM
 from engine.llm.runtime import LlamaRuntime
 from engine.llm.structured import JUDGE_SCHEMA, validate_judgement
@@ -53,6 +53,7 @@ def remote_settings(url: str, roles=("generate",), **remote) -> Settings:
                                                    "server": "llama-cpp-python", "roles": list(roles),
                                                    "read_timeout_s": 60.0, **remote}})
     settings.vault.kdf_iterations = 10_000
+    settings.llm.max_answer_tokens = 96  # short answers keep the local fallback fast on a busy machine
     return settings
 
 
