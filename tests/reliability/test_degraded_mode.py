@@ -75,7 +75,8 @@ def test_missing_model_english_and_korean_answers_with_alerts_and_cited_passages
 def test_llama_raising_on_load_degrades_and_the_next_turn_after_recovery_is_normal(make_engine, monkeypatch):
     import llama_cpp
 
-    settings = fast_settings(llm={"max_answer_tokens": 8},
+    # the model writes (not the composer), so "normal" means the recovered model answered
+    settings = fast_settings(llm={"max_answer_tokens": 8}, answer={"writer": "model"},
                              context={"total_budget": 1400, "documents_tokens": 300, "generation_reserve": 32})
     engine = make_engine(llm="real", settings=settings)
     real_llama = llama_cpp.Llama
