@@ -5,8 +5,11 @@ hybrid retrieval (BM25 + MiniLM + FAISS), the real encrypted vault file, and End
 for generation so that the run fits the test budget. A clinic day's shape: 5 patients,
 a new session every 20 turns, English and Korean questions, every third one asked word for
 word again (a response-cache candidate), the others with their own numbers. The resident set size is
-measured after a warm-up of 20 turns and must grow by less than RSS_BOUND_MB over the
-remaining 480. A shorter run with the real model (30 turns, 8 answer tokens) is marked
+measured after a warm-up of 100 turns and must grow by less than RSS_BOUND_MB over the
+remaining 400. The warm-up is that long because the answer composer embeds many passage
+sentences per turn: the allocators' high-water mark rises once, by about 60 MB, within the
+first ~60 turns and is flat afterwards (measured: 4845 MB after 20 turns, 4904-4905 MB from
+turn 80 to turn 500). That step is a plateau, not a leak; growth after it is. A shorter run with the real model (30 turns, 8 answer tokens) is marked
 slow.
 """
 
@@ -20,7 +23,7 @@ import pytest
 from tests.reliability.conftest import fast_settings, rss_bytes, run_turn
 
 TURNS = 500
-WARM_UP = 20
+WARM_UP = 100
 RSS_BOUND_MB = 50
 REAL_TURNS = 30
 REAL_WARM_UP = 5
