@@ -175,12 +175,7 @@ class ProfilePanel(QWidget):
         pending = []
         for slot, label in SLOT_LABELS.items():
             items = [i for i in profile.get(slot) or [] if isinstance(i, dict)]
-            group = QTreeWidgetItem([f"{_tr(label)} ({len(items)})"])
-            group.setFirstColumnSpanned(True)
-            font = group.font(0)
-            font.setBold(True)
-            group.setFont(0, font)
-            self.tree.addTopLevelItem(group)
+            group = self._group(f"{_tr(label)} ({len(items)})")
             for item in items:
                 when, where = provenance_text(item)
                 status = str(item.get("status") or "active")
@@ -197,15 +192,20 @@ class ProfilePanel(QWidget):
         self._show_safety_events(profile.get("safety_events") or [])
         self._show_pending(pending)
 
-    def _show_safety_events(self, events: list[dict]) -> None:
-        """Emergency alerts raised in this patient's turns: what fired, when, and whether the
-        answer was stopped before it was finished."""
-        group = QTreeWidgetItem([self.tr("Emergency alerts (%1)").replace("%1", str(len(events)))])
+    def _group(self, title: str) -> QTreeWidgetItem:
+        """A bold top-level heading row spanning the tree's columns."""
+        group = QTreeWidgetItem([title])
         group.setFirstColumnSpanned(True)
         font = group.font(0)
         font.setBold(True)
         group.setFont(0, font)
         self.tree.addTopLevelItem(group)
+        return group
+
+    def _show_safety_events(self, events: list[dict]) -> None:
+        """Emergency alerts raised in this patient's turns: what fired, when, and whether the
+        answer was stopped before it was finished."""
+        group = self._group(self.tr("Emergency alerts (%1)").replace("%1", str(len(events))))
         for event in events:
             shown = self.tr("stopped") if event.get("stopped") else self.tr("shown")
             row = QTreeWidgetItem([str(event.get("message") or ""), str(event.get("category") or ""), shown,

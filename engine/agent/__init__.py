@@ -1,4 +1,4 @@
-"""The agent (issue 5): the ten-node turn graph, token-budgeted context, self-refine,
+"""The agent: the ten-node turn graph, token-budgeted context, self-refine,
 the guarded response cache and the ablation harness.
 
     pipeline.run_turn(text, services)  -> events, ending with Done(turn result)

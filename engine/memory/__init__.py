@@ -1,4 +1,4 @@
-"""Encrypted patient store and memory (issue 4).
+"""Encrypted patient store and memory.
 
 - `engine.memory.store`: `Vault` — the SQLCipher file (via sqlcipher3, queried through
   sqlite-utils): patients, sessions, turns, audit log, export/delete, migrations.
