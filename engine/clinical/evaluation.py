@@ -86,7 +86,7 @@ def _gold_concepts(items: list, resolver: NameResolver) -> set[tuple]:
     keys = set()
     for item in items:
         name = item if isinstance(item, str) else item["name"]
-        negated = name.startswith("!")
+        negated = name.startswith("!") or (isinstance(item, dict) and bool(item.get("negated")))
         keys.add((resolver.key(name.lstrip("!")), negated))
     return keys
 

@@ -105,3 +105,50 @@ def _last_words(head: str, count: int) -> str:
     if len(words) <= count:
         return head
     return " ".join(words[-count:]) + (" " if head.endswith(" ") else "")
+
+
+# A medicine the patient no longer takes: stored as a negated (stopped) medication, so the
+# profile retracts it rather than listing it as current ("He stopped taking simvastatin",
+# "메트포르민은 속이 안 좋아서 끊었어요").
+_STOPPED_BEFORE = re.compile(
+    r"\b(?:stopped|quit|discontinued|ceased)(?:\s+(?:taking|using|the))?\s*$"
+    r"|\b(?:came|come|coming|went|gone|been)\s+off(?:\s+(?:of|the))?\s*$"
+    r"|\b(?:took|taken|take|switched|switch|weaned|moved)\s+(?:me|him|her|them|us)\s+off(?:\s+(?:of|the))?\s*$"
+    r"|\bno\s+longer\s+(?:on|taking|take|takes|using)(?:\s+the)?\s*$"
+    r"|\b(?:not|n't)\s+(?:on|taking)\s+(?:the\s+)?$",
+    re.IGNORECASE | re.ASCII,
+)
+_STOPPED_AFTER_EN = re.compile(
+    r"^[^.!?;]{0,25}?\b(?:was|were|has\s+been|have\s+been|got)\s+(?:stopped|discontinued|taken\s+away)\b"
+    r"|^\s*(?:any\s*more|anymore)\b",
+    re.IGNORECASE | re.ASCII,
+)
+_STOPPED_AFTER_KO = re.compile(
+    r"끊었|끊은\s*지|끊고|끊어서|끊음|중단(?:했|하고|함|한\s*지|됐|되었|하였)|그만\s*(?:먹|복용|드시|뒀|두었)"
+    r"|(?<![가-힣])안\s*(?:먹고\s*있|먹어요|먹습니다|먹는\s*중|드시고\s*있|드세요)|먹지\s*않고\s*있|복용(?:을|하지)?\s*(?:안|않|그만)"
+)
+# A question or a plan about stopping is not a stop ("Can I quit taking it?", "그만 먹어도 되나요?").
+_STOP_ASKED_EN = re.compile(r"\b(?:can|could|should|shall|may|might|must|will|would|to|if|whether)\s+(?:\w+\s+){0,2}?(?:quit|stop|come\s+off|go\s+off)\b", re.IGNORECASE | re.ASCII)
+_STOP_ASKED_KO = re.compile(r"^[가-힣]{0,3}(?:도\s*(?:되|괜찮)|야\s*(?:하|할|되)|을까|ㄹ까|려고|려는|고\s*싶|면\s|라고\s*하|으라)")
+# Between the medicine and a Korean cue, a verb of taking means the cue belongs to something else
+# ("아스피린 먹고 담배는 끊었어요").
+_STILL_TAKING = re.compile(r"(?:먹|복용하|드시|쓰)(?:고\s*있|는데|고\s|며|면서)")
+_SENTENCE_END = re.compile(r"[.!?\n]")
+
+
+def mark_discontinued(text: str, mentions: list[Mention]) -> None:
+    """Set `negated` on medication mentions the text says were stopped, in place."""
+    medications = [(i, m) for i, m in enumerate(mentions) if m.slot == "medication"]
+    for position, (index, mention) in enumerate(medications):
+        previous_end = mentions[index - 1].end if index else 0
+        before = _last_words(text[previous_end: mention.start], MAX_PRE_CUE_WORDS)
+        sentence_end = _SENTENCE_END.search(text, mention.end)
+        next_medication = medications[position + 1][1].start if position + 1 < len(medications) else len(text)
+        stop = min(sentence_end.start() if sentence_end else len(text), next_medication)
+        after = text[mention.end: stop]
+        korean_cue = _STOPPED_AFTER_KO.search(after)
+        if korean_cue and (_STILL_TAKING.search(after[: korean_cue.start()]) or _STOP_ASKED_KO.match(after[korean_cue.end():])):
+            korean_cue = None
+        english_cue = (_STOPPED_BEFORE.search(before) and not _STOP_ASKED_EN.search(before)) or _STOPPED_AFTER_EN.match(after)
+        if english_cue or korean_cue:
+            mention.negated = True

@@ -10,7 +10,7 @@ from engine.clinical.demographics import find_demographics
 from engine.clinical.dosing import attach_dosing
 from engine.clinical.measurements import find_measurements
 from engine.clinical.mentions import Mention, find_mentions
-from engine.clinical.negation import apply_negation
+from engine.clinical.negation import apply_negation, mark_discontinued
 from engine.clinical.pack import ClinicalPack, get_pack
 from engine.errors import InputError
 
@@ -44,6 +44,7 @@ def extract(text: str, pack: ClinicalPack | None = None) -> dict:
     pack = pack or get_pack()
     mentions = find_mentions(pack, text)
     apply_negation(text, mentions)
+    mark_discontinued(text, mentions)
     allergies = find_allergies(text, mentions)
     measurements = find_measurements(text)
     lab_spans = [(m.start, m.end) for m in measurements if m.kind == "lab"]
@@ -88,7 +89,8 @@ GENERIC_MEDICATIONS = frozenset({
 
 
 def drop_class_before_member(text: str, mentions: list[Mention]) -> list[Mention]:
-    """"콜레스테롤 약으로 리피토", "a statin called atorvastatin": keep the named drug only."""
+    """"콜레스테롤 약으로 리피토", "a statin called atorvastatin", "a tiotropium inhaler": keep the
+    named drug only."""
     dropped = set()
     for index, mention in enumerate(mentions[:-1]):
         following = mentions[index + 1]
@@ -96,6 +98,10 @@ def drop_class_before_member(text: str, mentions: list[Mention]) -> list[Mention
                 and mention.name.lower() in GENERIC_MEDICATIONS and following.name.lower() not in GENERIC_MEDICATIONS
                 and _APPOSITION.match(text[mention.end: following.start])):
             dropped.add(index)
+        elif (mention.slot == "medication" and following.slot == "medication"
+                and mention.name.lower() not in GENERIC_MEDICATIONS and following.name.lower() in GENERIC_MEDICATIONS
+                and not text[mention.end: following.start].strip()):
+            dropped.add(index + 1)
     return [m for i, m in enumerate(mentions) if i not in dropped]
 
 

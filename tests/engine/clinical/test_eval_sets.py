@@ -34,3 +34,12 @@ def test_triage_recall_and_false_alarms_on_the_team_set():
     report = score_triage(rows, [triage(row["text"]) for row in rows])
     assert report["red_flag_recall"] == 1.0, report["missed"]
     assert report["false_alarm_rate"] <= 0.05, report["false_alarms"]
+
+
+def test_a_stopped_medicine_in_the_gold_counts_as_negated(clinical_pack):
+    rows = [{"text": "I stopped taking simvastatin.", "medications": [{"name": "simvastatin", "negated": True}]}]
+    stopped = extract(rows[0]["text"])
+    assert [m["negated"] for m in stopped["medications"]] == [True]
+    current = {**stopped, "medications": [{**m, "negated": False} for m in stopped["medications"]]}
+    assert score_extraction(rows, [stopped], clinical_pack).overall()["f1"] == 1.0
+    assert score_extraction(rows, [current], clinical_pack).overall()["tp"] == 0

@@ -91,3 +91,32 @@ def test_empty_text_gives_empty_slots_and_bad_input_is_rejected(clinical_pack):
     assert slots["demographics"]["age"] is None and all(not slots[k] for k in ("conditions", "labs"))
     with pytest.raises(InputError):
         extract(None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("text,name", [
+    ("He stopped taking simvastatin because of muscle aches.", "simvastatin"),
+    ("The doctor took me off ibuprofen after my stomach ulcer.", "ibuprofen"),
+    ("I'm not on warfarin anymore.", "warfarin"),
+    ("Lisinopril was stopped last week.", "lisinopril"),
+    ("메트포르민은 속이 안 좋아서 끊었어요.", "metformin"),
+    ("아스피린은 지난주부터 안 먹고 있어요.", "aspirin"),
+])
+def test_a_stopped_medicine_is_stored_as_stopped(clinical_pack, text, name):
+    medications = extract(text)["medications"]
+    assert [(m["name"], m["negated"]) for m in medications] == [(name, True)]
+
+
+@pytest.mark.parametrize("text", [
+    "Can I quit taking metformin?",
+    "Should I stop taking warfarin?",
+    "메트포르민 그만 먹어도 되나요?",
+    "아스피린 먹고 담배는 끊었어요.",
+    "I take aspirin daily and I quit smoking.",
+])
+def test_a_question_about_stopping_or_another_stop_is_not_a_stopped_medicine(clinical_pack, text):
+    assert all(not m["negated"] for m in extract(text)["medications"])
+
+
+def test_a_drug_named_with_its_device_is_one_medicine(clinical_pack):
+    medications = extract("Dad has COPD and uses a tiotropium inhaler every morning.")["medications"]
+    assert [(m["name"], m.get("frequency")) for m in medications] == [("tiotropium", "once daily")]

@@ -51,3 +51,23 @@ def test_ordinary_messages_are_not_emergencies(text):
     result = triage(text)
     assert result == {"emergency": False, "category": None, "message": result["message"]}
     assert result["message"]
+
+
+@pytest.mark.parametrize("text,category", [
+    ("Mum can't find her words and the left side of her face has dropped.", "stroke"),
+    ("Sudden numbness down my whole right side and my vision went double.", "stroke"),
+    ("예방주사 맞고 나서 두드러기가 나고 숨이 가빠요.", "anaphylaxis"),
+    ("하혈이 너무 많아서 패드가 금방 젖어요.", "major_bleeding"),
+    ("갑자기 뒷머리가 벼락 맞은 것처럼 아파요.", "worst_headache"),
+])
+def test_broader_descriptions_of_emergencies(text, category):
+    assert triage(text)["category"] == category
+
+
+@pytest.mark.parametrize("text", [
+    "I had numbness down my left side after sleeping on it.",
+    "생리대가 젖었어요.",
+    "Is double vision a sign of stroke?",
+])
+def test_near_misses_of_the_broader_descriptions_are_not_emergencies(text):
+    assert triage(text)["emergency"] is False
