@@ -74,12 +74,17 @@ BABY_DANGER = _rx(
 # (written from the categories; checked on resources/clinical/eval/triage_holdout*.jsonl).
 BROADER = {
     "unconscious": (
+        r"(?:fainted|passed\s+out|collapsed|blacked\s+out|knocked\s+out)[^.!?]{0,30}(?:not|n't|never)\s+(?:yet\s+)?(?:come\s+(?:round|around|to)|woken|woke|wake|waking|responding|respond)",
+        r"(?:hasn'?t|has\s+not|haven'?t|have\s+not)\s+(?:yet\s+)?(?:come\s+(?:round|around|to)|woken\s+up|regained\s+consciousness)",
+        r"(?:기절|실신|졸도|쓰러)[^.!?]{0,20}(?:정신을?\s*(?:\S+\s+)?못\s*차(?:리|려|렸)|의식이?\s*(?:안\s*돌아|없|돌아오지)|깨어나지\s*(?:않|못)|안\s*깨|못\s*깨)",
+        r"정신을?\s*(?:아직\s*|전혀\s*)?못\s*차(?:리|려|렸)",
         r"(?:불러도|흔들어도|깨워도|꼬집어도|말을\s*걸어도)\s*(?:\S+\s+)?(?:대답이|반응이|눈을)?\s*(?:없|안\s*(?:떠|뜨|일어나|깨)|못\s*(?:떠|일어나))",
         r"아무\s*반응이\s*없|의식을\s*잃(?:었|으셨|고\s*(?:쓰러|안|못))|(?:갑자기|쓰러)[^.!?]{0,20}눈을\s*(?:안|못)\s*뜨",
         r"(?:isn'?t|is\s+not|not|won'?t|wasn'?t|no\s+longer)\s+(?:responding|responsive|reacting|react(?:ing)?\s+to\s+anything|answering\s+(?:me|us))",
         r"\bout\s+cold\b|won'?t\s+(?:come\s+round|come\s+to)|can'?t\s+(?:get|bring)\s+(?:him|her|them)\s+(?:to\s+)?(?:come\s+round|come\s+to|wake|respond)",
     ),
     "anaphylaxis": (
+        r"throat\s+(?:feels?|is|getting|seems)\s+(?:like\s+it'?s\s+|like\s+it\s+is\s+)?(?:closing|tight\w*|swelling\s+shut|narrowing)",
         r"(?:sting|stung|ate|eating|bite\s+of|injection|shot|antibiotic|took|after)[^.!?]{0,60}(?:lips?|tongue|face|throat|eyes?)\s+(?:\w+\s+){0,2}(?:ballooned|swell\w*|swollen|puff\w*|thick)[^.!?]{0,50}(?:wheez|breath|swallow|hoarse|tight)",
         r"(?:lips?|tongue|face|throat)\s+(?:\w+\s+){0,2}(?:ballooned|swelling|swollen|puffed|thick)[^.!?]{0,40}(?:wheez|breath|swallow|hoarse)",
         r"(?:hives|rash)[^.!?]{0,50}throat\s+(?:feels\s+|is\s+|getting\s+)?(?:tight|closing|swelling)",
@@ -94,6 +99,8 @@ BROADER = {
         r"(?:흡입기|벤토린|호흡기)[^.!?]{0,20}(?:숨이\s*안\s*쉬어|숨을\s*못|소용이\s*없|효과가\s*없)|숨을?\s*헐떡|입술이\s*(?:\S+\s+)?(?:보라|파랗|파래|새파)",
     ),
     "suicidal_thoughts": (
+        r"\bend(?:ing)?\s+(?:my|his|her|their)\s+(?:own\s+)?li(?:fe|ves)\b|\btak(?:e|ing)\s+(?:my|his|her|their)\s+(?:own\s+)?li(?:fe|ves)\b|no\s+point\s+(?:in\s+)?(?:living|going\s+on|being\s+alive)",
+        r"죽을\s*(?:거|것)(?:라|이라)고|(?:약|수면제)을?\s*모아\s*(?:두|놓|놨)",
         r"better\s+off\s+without\s+me|planning\s+(?:how\s+)?to\s+(?:do\s+it|kill|end)|(?:cutting|cut|burning|burned)\s+(?:my\s+)?(?:arms?|wrists?|legs?|skin|thighs?)",
         r"\bend(?:ing)?\s+(?:things|it\s+all|everything)\b|goodbye\s+(?:letters?|notes?)|suicide\s+note|no\s+way\s+out|(?:don'?t|do\s+not)\s+want\s+to\s+(?:go\s+on|be\s+here)",
         r"harm(?:ing)?\s+myself|jump(?:ing)?\s+(?:off|from)\s+(?:a|the)\s+(?:bridge|roof|building)",
@@ -108,6 +115,7 @@ BROADER = {
         r"(?:아이|아기|애|애기|살짜리)(?:가)?[^.!?]{0,30}(?:약|알약|세제|락스|건전지|배터리)(?:을|를)?\s*(?:\S+\s+){0,2}(?:먹은|삼킨|마신|먹었|삼켰|마셨)",
     ),
     "major_bleeding": (
+        r"(?:vomit\w*|throw\w*\s+up|threw\s+up|being\s+sick)[^.!?]{0,40}coffee[-\s]grounds?|coffee[-\s]grounds?[^.!?]{0,40}(?:vomit|sick|throw)",
         r"blood\s+(?:is\s+)?(?:pouring|gushing|spurting|streaming)|(?:pouring|gushing|spurting)\s+(?:out\s+)?blood",
         r"bleeding\s+(?:isn'?t|is\s+not|not)\s+stopping|(?:pressing|pressure)\s+on\s+it\s+(?:isn'?t|doesn'?t|is\s+not|does\s+not)\s+(?:stop|help)",
         r"bright\s+red\s+blood[^.!?]{0,40}(?:faint|dizz|lighthead|weak)|stools?\s+(?:are|is)\s+(?:all\s+)?(?:bright\s+red\s+)?blood",
@@ -116,6 +124,7 @@ BROADER = {
         r"하혈(?:이|을)?\s*(?:\S+\s+)?(?:많|심|멈추지|안\s*멈)|(?:패드|생리대)(?:가|를|도)?\s*(?:\S+\s+){0,2}?(?:금방|한\s*시간(?:마다|에|도)|몇\s*분|흠뻑|자꾸|계속)\s*(?:\S+\s+)?(?:젖|넘쳐|갈아)",
     ),
     "worst_headache": (
+        r"벼락\s*(?:치듯|같이|처럼|같은)[^.!?]{0,10}(?:두통|머리)|갑자기[^.!?]{0,15}두통[^.!?]{0,20}목이?\s*(?:\S+\s+)?뻣뻣",
         r"(?=[^.!?]*\bhead)(?=[^.!?]*(?:neck[^.!?]{0,15}stiff|stiff[^.!?]{0,5}neck))(?=[^.!?]*\bfever)",
         r"(?:out\s+of\s+nowhere|came\s+on\s+in\s+seconds|(?:hit|struck)\s+(?:with|by)\s+a\s+(?:bat|hammer))[^.!?]{0,40}(?:head|worst)|headache[^.!?]{0,20}(?:out\s+of\s+nowhere|in\s+seconds)",
         r"worst\s+(?:ever\s+)?(?:head\s*pain|headache)|exploding\s+(?:head|headache)",
@@ -125,6 +134,9 @@ BROADER = {
         r"머리가?\s*(?:깨질|터질|쪼개질)[^.!?]{0,20}(?:구토|토하|토를|의식|말이\s*어눌|목이\s*뻣뻣)",
     ),
     "seizure": (
+        r"\bfitting\b|\bseizing\s+for\b|(?:seizure|fit|convulsion|shaking|jerking)s?\b[^.!?]{0,30}(?:won'?t|will\s+not|doesn'?t|does\s+not|hasn'?t|has\s+not)\s+stop(?:ped)?",
+        r"(?:seizure|fit|convulsion|fitting|seizing|shaking|jerking)[^.!?]{0,25}\b(?:five|5|ten|10|\d{2})\s+min",
+        r"(?:경련|발작|경기)(?:을|를|이|가)?\s*(?:\S+\s+){0,3}?(?:하고\s*있|계속|멈추지|안\s*멈|넘게)",
         r"jerking\s+(?:all\s+over|uncontrollably|violently)|eyes\s+(?:rolled|rolling)\s+back|having\s+a\s+fit\b",
         r"(?:몸이|온몸이)\s*(?:\S+\s+)?뻣뻣해지(?:면서|며|고)[^.!?]{0,10}떨|눈을\s*치켜뜨",
     ),
@@ -239,7 +251,8 @@ _PAST_BEFORE = re.compile(
     r"|(?:예전에|작년에|재작년에?|\d+\s*년\s*전에?|몇\s*(?:년|달)\s*전에?|어릴\s*때)[^.!?,;]{0,25}$", re.I)
 _PAST_AFTER = re.compile(
     r"^[^.!?,;]{0,40}?\b(?:(?:\d+|a|an|one|two|three|four|five|six|several|few|couple\s+of)\s+(?:years?|months?)\s+ago|"
-    r"last\s+(?:year|month)|in\s+(?:19|20)\d{2})\b|^[^.!?,;]{0,15}(?:적이\s*있|했었|있었고|있었는데)", re.I)
+    r"last\s+(?:year|month)|in\s+(?:19|20)\d{2})\b|^[^.!?,;]{0,15}(?:적이\s*있|했었|있었고|있었는데)"
+    r"|^[^.!?,;]{0,20}\b(?:as\s+a\s+(?:teen(?:ager)?|child|kid|baby|toddler|student)|when\s+(?:i|he|she|they)\s+(?:was|were)\s+(?:young|little|small|a\s+\w+|\d+))\b", re.I)
 _KOREAN_NEGATION_AFTER = re.compile(
     r"^\s*(?:은|는|이|가|도)?\s*(?:없|않|아니|안\s+(?:나|해|아파|들|쉬)|전혀|괜찮)"
     r"|^[가-힣]{0,3}지\s*(?:는|도|를|은)?\s*않")

@@ -71,3 +71,21 @@ def test_broader_descriptions_of_emergencies(text, category):
 ])
 def test_near_misses_of_the_broader_descriptions_are_not_emergencies(text):
     assert triage(text)["emergency"] is False
+
+
+@pytest.mark.parametrize("text,category", [
+    ("He's been fitting for about five minutes and it won't stop.", "seizure"),
+    ("남편이 경련을 5분 넘게 하고 있어요.", "seizure"),
+    ("She fainted and has not come round yet.", "unconscious"),
+    ("화장실에서 기절해서 아직 정신을 못 차려요.", "unconscious"),
+    ("I'm throwing up what looks like coffee grounds.", "major_bleeding"),
+    ("I've been thinking about ending my life.", "suicidal_thoughts"),
+    ("Stung by a wasp, now hives everywhere and my throat feels like it's closing.", "anaphylaxis"),
+    ("갑자기 벼락 치듯 두통이 오고 목이 뻣뻣해요.", "worst_headache"),
+])
+def test_third_round_of_broader_descriptions(text, category):
+    assert triage(text)["category"] == category
+
+
+def test_a_childhood_event_is_history():
+    assert triage("I had a seizure as a teenager; is it safe for me to drive now?")["emergency"] is False
