@@ -158,7 +158,7 @@ class Engine:
     def clinical(self):
         with self._lock:
             if self._clinical is _UNSET:
-                self._clinical = _load_clinical(self.service_notes)
+                self._clinical = _load_clinical(self.service_notes, self._similar_emergencies())
             return self._clinical
 
     @property
@@ -229,6 +229,20 @@ class Engine:
     @property
     def embedder(self):
         return self._shared_embedder()
+
+    def _similar_emergencies(self):
+        """The second emergency check (similar described emergencies), over the shared embedder;
+        None when this engine has no embedder."""
+        if self._embedder is None:
+            return None
+        from engine.clinical.similar_emergencies import SimilarEmergencies
+
+        def embed(texts):
+            embedder = self._shared_embedder()
+            if embedder is None:
+                raise RuntimeError("no embedder")
+            return embedder.embed(list(texts))
+        return SimilarEmergencies(embed)
 
     @property
     def cache(self) -> ResponseCache:
@@ -737,7 +751,7 @@ def _kb_progress(progress: Progress | None):
     return report
 
 
-def _load_clinical(notes: list[str]):
+def _load_clinical(notes: list[str], similar=None):
     """The clinical service (what engine.clinical provides of extract/triage/conflicts; gaps noted)."""
     try:
         import engine.clinical as clinical
@@ -746,7 +760,7 @@ def _load_clinical(notes: list[str]):
         return None
     from engine.agent.wiring import ClinicalService
 
-    service = ClinicalService(clinical)
+    service = ClinicalService(clinical, similar=similar)
     if len(service.missing) == 3:
         notes.append("clinical service unavailable (engine.clinical has no extract/triage/conflicts)")
         return None

@@ -20,7 +20,10 @@ from engine.agent.state import Document
 class ClinicalService:
     """engine.clinical's functions; any that the package does not provide act as "nothing found"."""
 
-    def __init__(self, module=None):
+    def __init__(self, module=None, similar=None):
+        """`similar`: an engine.clinical.similar_emergencies.SimilarEmergencies, consulted when
+        the red-flag rules find nothing; a failure there leaves the rules' verdict."""
+        self.similar = similar
         if module is None:
             import engine.clinical as module  # imported lazily: it loads the MedCAT pack
         found = {name: getattr(module, name, None) for name in ("extract", "triage", "conflicts")}
@@ -37,7 +40,16 @@ class ClinicalService:
     def triage(self, text: str) -> dict:
         if "triage" in self.missing:
             return {"emergency": False, "category": None, "message": ""}
-        return self._functions["triage"](text)
+        verdict = self._functions["triage"](text)
+        if verdict.get("emergency") or self.similar is None:
+            return verdict
+        from engine.clinical.similar_emergencies import triage_with_similar
+        from engine.errors import ChartsideError
+
+        try:
+            return triage_with_similar(text, self.similar)
+        except (ChartsideError, OSError, RuntimeError, ValueError):
+            return verdict
 
     def conflicts(self, profile: dict, slots: dict) -> list[dict]:
         if "conflicts" in self.missing:

@@ -33,6 +33,8 @@ def register(subparsers) -> None:
     parser.add_argument("--triage-set", type=Path, default=None, help="triage JSONL (default: the team's set)")
     parser.add_argument("--no-cold-start", action="store_true", help="skip the fresh-process start-up timing")
     parser.add_argument("--errors", action="store_true", help="include every utterance with a wrong or missing slot")
+    parser.add_argument("--no-similar", action="store_true",
+                        help="skip triage with the similar-emergency check (it loads the embedder)")
     parser.set_defaults(func=run)
 
 
@@ -89,10 +91,27 @@ def extraction_report(rows: list[dict], pack, include_errors: bool) -> dict:
 
 
 def triage_report(rows: list[dict]) -> dict:
+    """The red-flag rules alone."""
     from engine.clinical.evaluation import score_triage
     from engine.clinical.red_flags import triage
 
     return score_triage(rows, [triage(row["text"]) for row in rows])
+
+
+def similar_triage_report(rows: list[dict], set_name: str) -> dict:
+    """What the product does: the rules, then the similar-emergency check (real embedder)."""
+    from engine.clinical.evaluation import score_triage
+    from engine.clinical.similar_emergencies import EMERGENCY_SETS, SimilarEmergencies, triage_with_similar
+    from engine.knowledge import make_embedder
+    from engine.settings import load_settings
+
+    embedder = make_embedder(load_settings())
+    similar = SimilarEmergencies(lambda texts: embedder.embed(list(texts)))
+    verdicts = [triage_with_similar(row["text"], similar) for row in rows]
+    report = score_triage(rows, verdicts)
+    report["caught_by_similarity_only"] = sum(v["detected_by"] == "similar" for v in verdicts)
+    report["sample"] = "in-sample (its messages are the check's examples)" if set_name in EMERGENCY_SETS else "out-of-sample"
+    return report
 
 
 ACCEPTANCE_CONFLICTS = [
@@ -147,6 +166,8 @@ def run(args) -> int:
     report = {
         "extraction": extraction_report(extraction_rows, pack, args.errors),
         "triage": triage_report(triage_rows),
+        **({} if args.no_similar else
+           {"triage_with_similar": similar_triage_report(triage_rows, (args.triage_set or Path("triage.jsonl")).name)}),
         "conflicts": conflicts_report(),
         "pack": pack_info,
     }

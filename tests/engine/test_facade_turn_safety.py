@@ -108,3 +108,22 @@ def test_an_unsure_mention_waits_for_confirmation(engine):
     ask(engine, "Asthma. What inhalers are there?", patient)
     conditions = engine.profile(patient["id"])["conditions"]
     assert [(c["name"], c["status"]) for c in conditions] == [("asthma", "pending-confirmation")]
+
+
+def test_the_engine_adds_the_similar_emergency_check_to_the_rules(tmp_path, clinical_pack):
+    """The default clinical service: the rules, then similarity over the real MiniLM."""
+    from engine.agent.embedding import MemoEmbedder
+    from engine.knowledge import make_embedder
+
+    settings = Settings()
+    settings.vault.kdf_iterations = 10_000
+    engine = Engine(settings, llm=FakeLLM([]), knowledge=FakeKnowledge(),
+                    embedder=MemoEmbedder(make_embedder(settings)), vault_path=tmp_path / "vault.db")
+    engine.unlock(PASSPHRASE, create=True)
+    patient = engine.create_patient("Lee")
+    result = ask(engine, "I swallowed every pill in my cupboard an hour ago.", patient)
+    emergency = [a for a in result["alerts"] if a.get("kind") == "emergency"]
+    assert [a["category"] for a in emergency] == ["overdose"]
+    assert result["answer"].startswith("This message resembles descriptions of an emergency.")
+    assert [e["category"] for e in engine.vault.safety_events(patient["id"])] == ["overdose"]
+    engine.close()
