@@ -125,5 +125,6 @@ def test_the_engine_adds_the_similar_emergency_check_to_the_rules(tmp_path, clin
     emergency = [a for a in result["alerts"] if a.get("kind") == "emergency"]
     assert [a["category"] for a in emergency] == ["overdose"]
     assert result["answer"].startswith("This message resembles descriptions of an emergency.")
+    assert emergency[0]["detected_by"] == "similar"
     assert [e["category"] for e in engine.vault.safety_events(patient["id"])] == ["overdose"]
     engine.close()

@@ -49,7 +49,10 @@ def emergency_alert(services: AgentServices, text: str) -> dict | None:
     verdict = services.clinical.triage(text)
     if not verdict.get("emergency"):
         return None
-    return {"kind": "emergency", "category": verdict.get("category"), "message": verdict.get("message", "")}
+    alert = {"kind": "emergency", "category": verdict.get("category"), "message": verdict.get("message", "")}
+    if verdict.get("detected_by"):
+        alert["detected_by"] = verdict["detected_by"]
+    return alert
 
 
 def triage(state: TurnState, services: AgentServices):
