@@ -51,10 +51,13 @@ class KnowledgeService:
 
     def search(self, query: str, k: int, *, profile: dict | None, expand: bool, docs_budget: int,
                bm25: bool, dense: bool) -> list[Document]:
+        """The `k` best documents, exactly `k` when the index has them.
+
+        `docs_budget` is not used to cut `k`: the retrieve node fits the documents into the
+        budget by compression, so the k that active retrieval chooses is the k it gets."""
         mode = "hybrid" if bm25 and dense else ("bm25" if bm25 else "dense")
         self.retriever.use_bm25, self.retriever.use_dense = bm25, dense
-        hits = self.retriever.search(query, k, mode=mode, profile=profile, expand=expand,
-                                     docs_budget=docs_budget or None)
+        hits = self.retriever.search(query, k, mode=mode, profile=profile, expand=expand, docs_budget=None)
         return [Document(doc_id=h.doc_id, text=h.text, title=h.title, chunk_id=h.chunk_id, score=float(h.score),
                          url=h.url, licence=h.licence, attribution=h.attribution) for h in hits]
 
