@@ -68,6 +68,31 @@ class KnowledgeService:
         return plan.english if plan is not None else query
 
 
+class RoleSummariser:
+    """The "summarise" model role as the memory's summariser (`engine.protocols.Summariser`).
+
+    Conversation summaries for the compressed memory tier come from whichever model the
+    settings give that role (local or the clinic server). When it cannot answer (no model,
+    a failed load, an empty or over-long reply) the memory falls back to its deterministic
+    extractive summary (`engine.memory.hierarchy.extractive_summary`)."""
+
+    SYSTEM = ("You summarise a clinic conversation for the clinician's notes. Keep every drug name, dose, "
+              "allergy, condition and measured value exactly. Write plain sentences, no advice.")
+
+    def __init__(self, llm):
+        self.llm = llm
+
+    def summarise(self, text: str, max_tokens: int) -> str:
+        from engine.errors import ModelOutputError
+
+        messages = [{"role": "system", "content": self.SYSTEM},
+                    {"role": "user", "content": f"Conversation:\n{text}\n\nSummary:"}]
+        summary = self.llm.chat("summarise", messages, max_tokens=max_tokens, temperature=0.0).strip()
+        if not summary:
+            raise ModelOutputError("the summarise model returned nothing")
+        return summary
+
+
 class VaultMemory:
     """PatientMemory over the vault for one patient and session."""
 
