@@ -497,9 +497,10 @@ class Engine:
                              user_message="That conversation belongs to another patient.")
         memory = self._sessions_memory.get(session["id"])
         if memory is None:
-            from engine.agent.wiring import VaultMemory
+            from engine.agent.wiring import RoleSummariser, VaultMemory
 
-            memory = VaultMemory(vault, session["patient_id"], session["id"], embedder=self._memory_embedder())
+            memory = VaultMemory(vault, session["patient_id"], session["id"], embedder=self._memory_embedder(),
+                                 summariser=RoleSummariser(self.llm))
             self._sessions_memory[session["id"]] = memory
         return memory, session["patient_id"], session["id"]
 

@@ -144,6 +144,12 @@ def verify(entry: ModelEntry) -> Path:
     return entry.location()
 
 
+def forget_verifications() -> None:
+    """Drop the per-process sha256 digests, so the next `verify` hashes the file again as on a
+    first start (`chartside bench llm` times that load)."""
+    _verified.clear()
+
+
 def add_user_model(entry: ModelEntry) -> Path:
     """Append (or replace) a clinic model entry in the user manifest, atomically."""
     path = user_manifest_path()

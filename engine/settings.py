@@ -194,7 +194,8 @@ class MemorySettings(_Section):
         "allergies": 0.0,
     }
     tier_shares: tuple[float, float, float] = Field(
-        (0.5, 0.3, 0.2), description="history budget split: working, compressed, semantic"
+        (0.5, 0.3, 0.2), description="history budget split of HierarchicalMemory.retrieve_context (working, "
+                                     "compressed, semantic); agent turns use the context section's shares instead"
     )
     related_turns: int = Field(3, ge=0, description="older turns recalled by embedding similarity")
 

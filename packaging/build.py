@@ -1,6 +1,7 @@
 """`make dist`: build the one-folder release with PyInstaller, then check the result the way
 a clinic would use it: a fresh data folder, no network, the frozen `selftest`, one question
-and `--screenshot`. Prints the size and build time and writes dist/chartside-build.json.
+and `--screenshot` (the question must get a cited answer: [n] in its text and a source line
+for each cited n). Prints the size and build time and writes dist/chartside-build.json.
 
 Network is checked with strace (every connect() of an internet socket is a failure) when
 strace is installed, else the frozen binary runs in an empty network namespace
@@ -62,6 +63,26 @@ def run_frozen(args: list[str], home: Path, trace: Path) -> tuple[subprocess.Com
     return proc, guard, elapsed
 
 
+CITATION = re.compile(r"\[(\d+)\]")
+SOURCE_LINE = re.compile(r"^\[(\d+)\] \S", re.MULTILINE)
+
+
+def citation_problem(output: str) -> str | None:
+    """Why `chartside ask` output is not a cited answer, or None when it is one: answer text
+    with at least one [n] marker, followed by source lines `[n] title — address`, every
+    cited n among them."""
+    first_source = SOURCE_LINE.search(output)
+    if first_source is None:
+        return "no source line ([n] title) in the output"
+    answer = output[:first_source.start()]
+    cited = {int(n) for n in CITATION.findall(answer)}
+    if not cited:
+        return "the answer text cites no source ([n])"
+    listed = {int(n) for n in SOURCE_LINE.findall(output[first_source.start():])}
+    missing = sorted(cited - listed)
+    return f"cited sources without a source line: {missing}" if missing else None
+
+
 def check_png(path: Path) -> dict:
     from PySide6.QtGui import QImage
 
@@ -89,6 +110,9 @@ def check(report: dict) -> None:
             output = proc.stdout + proc.stderr
             if proc.returncode != 0 or (expected and expected not in output):
                 raise SystemExit(f"frozen `{' '.join(args)}` failed (exit {proc.returncode}):\n{output[-3000:]}")
+            problem = citation_problem(proc.stdout) if name == "ask" else None
+            if problem:
+                raise SystemExit(f"frozen `{' '.join(args)}` gave no cited answer: {problem}\n{output[-3000:]}")
             report[name] = {"seconds": round(elapsed, 1), "network_guard": guard, "tail": output.strip()[-300:]}
             print(f"frozen {name}: ok in {elapsed:.1f} s (network guard: {guard})", flush=True)
         report["screenshot"].update(check_png(tmp / "window.png"))

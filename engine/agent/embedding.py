@@ -33,6 +33,11 @@ class MemoEmbedder:
         """How many question texts the memo holds (no `__len__`: an empty memo must stay truthy)."""
         return len(self._memo)
 
+    def holds(self, text: str) -> bool:
+        """Whether `text`'s embedding is remembered (the next embed of it is a memo hit)."""
+        with self._lock:
+            return text in self._memo
+
     def embed(self, texts, *args, **kwargs) -> np.ndarray:
         texts = list(texts)
         if len(texts) != 1 or args or kwargs:

@@ -63,10 +63,13 @@ class KnowledgeService:
 
     def search(self, query: str, k: int, *, profile: dict | None, expand: bool, docs_budget: int,
                bm25: bool, dense: bool) -> list[Document]:
+        """The `k` best documents, exactly `k` when the index has them.
+
+        `docs_budget` is not used to cut `k`: the retrieve node fits the documents into the
+        budget by compression, so the k that active retrieval chooses is the k it gets."""
         mode = "hybrid" if bm25 and dense else ("bm25" if bm25 else "dense")
         self.retriever.use_bm25, self.retriever.use_dense = bm25, dense
-        hits = self.retriever.search(query, k, mode=mode, profile=profile, expand=expand,
-                                     docs_budget=docs_budget or None)
+        hits = self.retriever.search(query, k, mode=mode, profile=profile, expand=expand, docs_budget=None)
         return [Document(doc_id=h.doc_id, text=h.text, title=h.title, chunk_id=h.chunk_id, score=float(h.score),
                          url=h.url, licence=h.licence, attribution=h.attribution) for h in hits]
 
@@ -75,6 +78,31 @@ class KnowledgeService:
         or `query` itself when it is searched as written."""
         plan = self.retriever.plan(query) if expand else None
         return plan.english if plan is not None else query
+
+
+class RoleSummariser:
+    """The "summarise" model role as the memory's summariser (`engine.protocols.Summariser`).
+
+    Conversation summaries for the compressed memory tier come from whichever model the
+    settings give that role (local or the clinic server). When it cannot answer (no model,
+    a failed load, an empty or over-long reply) the memory falls back to its deterministic
+    extractive summary (`engine.memory.hierarchy.extractive_summary`)."""
+
+    SYSTEM = ("You summarise a clinic conversation for the clinician's notes. Keep every drug name, dose, "
+              "allergy, condition and measured value exactly. Write plain sentences, no advice.")
+
+    def __init__(self, llm):
+        self.llm = llm
+
+    def summarise(self, text: str, max_tokens: int) -> str:
+        from engine.errors import ModelOutputError
+
+        messages = [{"role": "system", "content": self.SYSTEM},
+                    {"role": "user", "content": f"Conversation:\n{text}\n\nSummary:"}]
+        summary = self.llm.chat("summarise", messages, max_tokens=max_tokens, temperature=0.0).strip()
+        if not summary:
+            raise ModelOutputError("the summarise model returned nothing")
+        return summary
 
 
 class VaultMemory:

@@ -8,7 +8,10 @@ whole bench takes about three minutes on two CPU cores):
   hits (default 24): the hits inside those conversations plus a cache phase that takes the
   set's plain questions that have a paraphrase or a repeat, in order, and asks each (answered
   by the model), then its paraphrase or repeat from the set, an exact repeat, that
-  paraphrase again and the question in a new session, until enough hits were timed;
+  paraphrase again and the question in a new session, until enough hits were timed. The
+  query-embedding memo is cleared before each probe, and probe hits are also reported apart
+  by memo state (`cache_hit_ms_by_memo`): cold = a text embedded for the first time (the
+  first paraphrase), warm = a text embedded before (exact repeats);
 - mean LLM calls per agent turn (target ≤ 1.6) and mean answer quality, compared with the
   same conversations where the LLM judge is used on every answer
   (`heuristic_judge_for_small_models = false`): the economy must cost no quality.
@@ -98,20 +101,34 @@ def probe_cache(engine, probes: list[dict], settings, hits_wanted: int) -> list[
     Stops once `hits_wanted` hits were timed (answers under the quality threshold are not
     cached, so some probes give no hit)."""
     patient = engine.create_patient("bench cache")
+    memo = engine.embedder if hasattr(engine.embedder, "holds") else None
     rows = []
     for probe in probes:
         if sum(row["cache_hit"] for row in rows) >= hits_wanted:
             break
+        if memo is not None:
+            memo.clear()  # the first paraphrase below is then embedded cold, as on its first asking
         session = engine.new_session(patient["id"])
         _ask(engine, probe["question"], patient["id"], session["id"], settings)
         asks = [(probe["kind"], probe["again"], session), ("repeat", probe["question"], session),
                 (f"{probe['kind']} again", probe["again"], session),
                 ("new session", probe["question"], engine.new_session(patient["id"]))]
         for kind, text, where in asks:
+            warm = memo is not None and memo.holds(text)
             trace = _ask(engine, text, patient["id"], where["id"], settings)["trace"]
             rows.append({"conversation": probe["conversation"], "kind": kind, "cache_hit": trace["cache_hit"],
-                         "ms": trace["timings_ms"]["total"]})
+                         "ms": trace["timings_ms"]["total"], "memo": "warm" if warm else "cold"})
     return rows
+
+
+def memo_split(probes: list[dict]) -> dict:
+    """Cache-hit times apart: first-time texts (query-embedding memo cold, as for a new
+    paraphrase) and texts already embedded (memo warm: exact repeats)."""
+    split = {}
+    for state in ("cold", "warm"):
+        hits = [p["ms"] for p in probes if p["cache_hit"] and p.get("memo") == state]
+        split[state] = {"hits": len(hits), "ms_p50": _median(hits), "ms_p90": _percentile(hits, 0.90)}
+    return split
 
 
 def _probe_summary(probes: list[dict]) -> dict:
@@ -160,6 +177,7 @@ def run(args) -> int:
             "cache_hit_ms_p90": _percentile(hit_times, 0.90),
             "cache_hit_samples": len(hit_times),
             "cache_hits": {"in_conversations": len(in_conversation), "probes": _probe_summary(probes)},
+            "cache_hit_ms_by_memo": memo_split(probes),
             "default": _figures(rows),
             "service_notes": engine.service_notes,
         }
@@ -192,6 +210,8 @@ def _text(report: dict) -> str:
              f"pipeline (excl. LLM) p50 {report['pipeline_ms_p50']} ms, p95 {report['pipeline_ms_p95']} ms",
              f"cache hit p50 {report['cache_hit_ms_p50']} ms, p90 {report['cache_hit_ms_p90']} ms "
              f"over {report['cache_hit_samples']} hits ({report['cache_hits']})",
+             f"cache hits, query-embedding memo cold (first-time text) vs warm (repeat): "
+             f"{report['cache_hit_ms_by_memo']}",
              f"default: {report['default']}"]
     if "always_llm_judge" in report:
         lines.append(f"always LLM judge: {report['always_llm_judge']}")

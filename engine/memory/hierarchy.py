@@ -18,6 +18,15 @@ dropped; semantic = allergies (at once), chronic conditions (≥ 2 mentions or a
 term), chronic medications (≥ 2 mentions), and older turns recalled by embedding
 similarity. The budget splits 50/30/20 (`tier_shares`); what a tier leaves unused goes
 to the others. Turn embeddings live as float32 blobs in the encrypted database.
+
+`retrieve_context` and its 50/30/20 split are NOT what an agent turn puts in its prompt
+(only `chartside bench memory` calls it). The turn (engine.agent.nodes.context) takes the
+same tiers through `engine.agent.wiring.VaultMemory` under the turn's own token plan: the
+profile summary (≤ `context.profile_share`, allergies first), long-term memory = these
+summaries and related older turns (≤ `context.long_term_share`), the working turns
+verbatim with the rest. It does not use `retrieve_context` because its semantic tier
+repeats the profile facts that the prompt's profile section already carries, allergies
+first, so the same facts would take tokens twice.
 """
 
 from __future__ import annotations

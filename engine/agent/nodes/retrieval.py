@@ -39,6 +39,14 @@ def prompt_passages(section: str, documents: list[Document]) -> list[Document]:
     return [replace(doc, passage=passages.get(n, "")) for n, doc in enumerate(documents, 1)]
 
 
+def passages_kept(section: str, documents: list[Document]) -> int:
+    """How many retrieved documents still have text in the prompt after compression (a
+    summary of all sources keeps them all)."""
+    if section and not SOURCE_MARK.search(section):
+        return len(documents)
+    return sum(1 for doc in documents if doc.passage)
+
+
 def retrieval_query(state: TurnState) -> str:
     if state.retrieval_query:
         return state.retrieval_query
@@ -83,6 +91,8 @@ def retrieve(state: TurnState, services: AgentServices):
     section, stats = compress(documents, query, budget, services.settings.retrieval.compression, services.tokens,
                               llm, enabled=services.flags.compression)
     documents = prompt_passages(section, documents)
+    stats = {**stats, "k_chosen": int(state.dynamic_k), "documents_retrieved": len(documents),
+             "passages_kept": passages_kept(section, documents)}
     sources = [d.source(n) for n, d in enumerate(documents, 1)]
     yield Sources(sources)
     sections = dict(state.context_sections)
