@@ -17,6 +17,7 @@ from typing import Callable, Iterator
 
 from engine.errors import InputError, VaultError, WrongPassphrase
 from engine.events import Alerts, Done, Event, NodeFinished, NodeStarted, Sources, Status, Token
+from engine.facade import Engine
 from engine.settings import Settings
 
 Progress = Callable[[int, int, str], None] | None
@@ -424,8 +425,6 @@ class DemoEngine:
             raise InputError(f"{fmt} export", user_message="The demo exports JSON and Markdown only.")
 
     def pipeline_mermaid(self) -> str:
-        from engine.facade import Engine
-
         return Engine.pipeline_mermaid()
 
     def close(self) -> None:

@@ -108,7 +108,7 @@ def save_demo_screenshot(path: str, language: str = "ko") -> int:
         save(session.window, Path(path))
     finally:
         session.close()
-    print(f"screenshot saved: {path}")
+    print(f"screenshot saved: {path}", flush=True)
     return 0
 
 

@@ -16,6 +16,8 @@ keeps the workers' garbage collections away from a tree that is being destroyed.
 from __future__ import annotations
 
 import gc
+import time
+from collections import deque
 from typing import Callable, Iterator
 
 from PySide6.QtCore import QObject, QThreadPool, QTimer, Signal, Slot
@@ -81,8 +83,20 @@ class LatestProgress:
         self.latest = (int(done), int(total), str(message))
 
 
+RELEASE_AFTER_S = 5.0
+
+
 class EngineRunner(QObject):
-    """Starts engine calls in worker threads and reports how many are running."""
+    """Starts engine calls in worker threads and reports how many are running.
+
+    A worker is a QRunnable that owns QObjects living in the GUI thread (its signals, a
+    progress bridge). The pool deletes a finished runnable in its own thread; had that
+    dropped the last reference, those QObjects would be destroyed there while the GUI thread
+    deletes the relays connected to them: a race that crashed the app (a segfault in
+    `~QObject`, about one `--screenshot` run in 80). So the runner keeps a reference to each
+    worker until `RELEASE_AFTER_S` after it reported its end, long after the pool has
+    deleted the C++ side, and the last reference goes in the GUI thread.
+    """
 
     busy_changed = Signal(int)
 
@@ -94,6 +108,7 @@ class EngineRunner(QObject):
         self._background = QThreadPool(self)
         self._background.setMaxThreadCount(2)
         self._running: set[object] = set()
+        self._ended: deque[tuple[float, object]] = deque()
 
     @property
     def busy(self) -> int:
@@ -116,7 +131,10 @@ class EngineRunner(QObject):
 
     def wait(self, msecs: int = 30_000) -> bool:
         """Block until running calls end (application shutdown only)."""
-        return self._serial.waitForDone(msecs) and self._background.waitForDone(msecs)
+        done = self._serial.waitForDone(msecs) and self._background.waitForDone(msecs)
+        if done:
+            self._release_ended(everything=True)
+        return done
 
     def _start(self, worker, owner, lane, on_result, on_error, on_event, on_finished) -> None:
         relay = _Relay(owner, on_result, on_error, on_event, on_finished)
@@ -134,7 +152,14 @@ class EngineRunner(QObject):
     @Slot(object)
     def _done(self, worker) -> None:
         self._running.discard(worker)
+        self._ended.append((time.monotonic(), worker))
+        self._release_ended()
         self.busy_changed.emit(self.busy)
+
+    def _release_ended(self, everything: bool = False) -> None:
+        cutoff = time.monotonic() - RELEASE_AFTER_S
+        while self._ended and (everything or self._ended[0][0] < cutoff):
+            self._ended.popleft()
 
 
 RETIRE_FALLBACK_MS = 10_000

@@ -3,6 +3,7 @@ thread; a result for a destroyed widget is dropped."""
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
 
@@ -87,3 +88,27 @@ def test_progress_bridge_carries_progress_from_a_worker(qtbot):
     qtbot.waitUntil(lambda: bool(results), timeout=5000)
     qtbot.waitUntil(lambda: len(seen) == 3, timeout=2000)
     assert seen[-1] == (3, 3, "file 3")
+
+
+def test_a_finished_worker_outlives_its_pool_thread_and_dies_in_the_gui_thread(qtbot):
+    """A worker's signals live in the GUI thread; had the pool thread dropped the last
+    reference when it deleted the finished runnable, they would be destroyed there, racing
+    with the GUI thread deleting the relays connected to them (a segfault in ~QObject)."""
+    import weakref
+
+    runner, owner = EngineRunner(), QWidget()
+    results, destroyed_on = [], []
+    worker = runner.call(owner, lambda: 42, on_result=results.append)
+    worker.signals.destroyed.connect(lambda *_: destroyed_on.append(threading.get_ident()))
+    alive = weakref.ref(worker)
+    del worker
+    qtbot.waitUntil(lambda: results == [42] and runner.busy == 0, timeout=10_000)
+    qtbot.wait(300)  # the pool thread has deleted its runnable by now
+    assert alive() is not None and destroyed_on == []
+
+    assert runner.wait(5_000)
+    gc.collect()
+    qtbot.wait(100)
+    # superqt's worker may stay referenced by `warnings.showwarning` (it swaps that global
+    # from the worker thread); when it is freed, it is freed here.
+    assert set(destroyed_on) <= {threading.get_ident()}
