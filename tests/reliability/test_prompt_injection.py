@@ -48,9 +48,11 @@ class RecordingLLM:
 @pytest.fixture
 def injected_engine(make_engine, tmp_path):
     def make(llm):
-        # the model writes, unguarded: these tests look at what reaches the model and what it may say
-        settings = fast_settings(llm={"max_answer_tokens": 24},
-                                 context={"total_budget": 2000, "documents_tokens": 600, "generation_reserve": 64},
+        # The model writes, unguarded: these tests look at what reaches the model and what it may say.
+        # Three documents in a section large enough for them, so the note reaches the prompt whole
+        # (compression would otherwise keep only its sentences that share words with the question).
+        settings = fast_settings(llm={"max_answer_tokens": 24}, retrieval={"k_moderate": 3},
+                                 context={"total_budget": 2600, "documents_tokens": 1200, "generation_reserve": 64},
                                  answer={"writer": "model", "support_check": False})
         engine = make_engine(llm=llm, settings=settings)
         note = tmp_path / "chest_pain_note.txt"
