@@ -152,18 +152,37 @@ class AppProcess:
     def type(self, text: str) -> None:
         self.xdotool("type", "--delay", "40", "--", text)
 
-    def type_into(self, name: str, text: str, timeout: float = 10) -> None:
+    def type_into(self, name: str, text: str, timeout: float = 10, attempts: int = 3) -> None:
         """Type `text` into the focused widget `name` one character at a time, each after the
         previous one has arrived (xdotool maps a character missing from the keyboard map to a
         spare keycode just for its keystroke; typed faster, a remapping can overtake the
-        previous key press and the character is lost)."""
+        previous key press and the character is lost). On a loaded machine a remapped key can
+        still be lost: a character that has not arrived within `timeout` while the text is
+        unchanged is typed again, up to `attempts` times; any other text fails at once."""
         start = self.find(name)
         before = (start or {}).get("text", "")
         for index, character in enumerate(text):
-            expected = before + text[:index + 1]
-            self.xdotool("type", "--delay", "80", "--", character)
-            self.wait(lambda d: (self.find(name, dump=d) or {}).get("text") == expected, timeout,
-                      f"{character!r} to arrive in {name}")
+            previous, expected = before + text[:index], before + text[:index + 1]
+            for attempt in range(1, attempts + 1):
+                self.xdotool("type", "--delay", "80", "--", character)
+                shown = self._settled_text(name, previous, timeout)
+                if shown == expected:
+                    break
+                if shown != previous or attempt == attempts:
+                    self.screenshot(f"lost-{index}-in-{name}")
+                    raise AssertionError(f"{character!r} did not arrive in {name} after {attempt} attempt(s) "
+                                         f"(shown: {shown!r}); last dump in {self.dump_path}")
+
+    def _settled_text(self, name: str, previous: str, timeout: float) -> str | None:
+        """The widget's text as soon as it differs from `previous`, or `previous` after `timeout`."""
+        deadline = time.monotonic() + timeout
+        while True:
+            if self.process.poll() is not None:
+                raise AssertionError(f"the app exited ({self.process.returncode}) while typing; log: {self.log_path}")
+            shown = (self.find(name) or {}).get("text")
+            if shown != previous or time.monotonic() >= deadline:
+                return shown
+            time.sleep(0.2)
 
     def key(self, *keys: str) -> None:
         self.xdotool("key", "--delay", "60", *keys)
@@ -199,3 +218,4 @@ class AppProcess:
                 self.process.wait(10)
         if not self._log.closed:
             self._log.close()
+
