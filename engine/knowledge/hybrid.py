@@ -323,6 +323,19 @@ class HybridRetriever:
         """The first chunk of each document (a document found by its metadata alone)."""
         return {c.doc_id: c.chunk_id for c in self.kb.chunks([f"{d}#0" for d in doc_ids])}
 
+    def candidate_lists(self, query: str, k: int = 10) -> dict[str, list[str]]:
+        """The BM25 and dense document lists that `rank(query, mode="hybrid", k=k,
+        expand=False)` fuses, before fusion: re-fusing them with other RRF weights gives
+        that ranking at those weights (how `bench liveqa --choose-rrf-weight` compares
+        weights without searching again)."""
+        n = max(self.candidates, k * 4)
+        lists: dict[str, list[str]] = {}
+        if self.use_bm25 and self.kb.size > 0:
+            lists["bm25"] = self._collapse(self.kb.search_bm25(tokenize(query), n))[0]
+        if self.use_dense and self.kb.size > 0:
+            lists["dense"] = self._collapse(self._dense_hits(query, n)[0])[0]
+        return lists
+
     def _rank_one(self, query: str, *, mode: str, k: int, profile: Any = None, expand: bool = True) -> Ranking:
         t0 = time.perf_counter()
         bm25_query, dense_query = self.prepare(query, profile=profile, expand=expand)
