@@ -48,6 +48,11 @@ TOPIC_SHARE = 0.25
 ENGLISH_QUESTIONS = False
 ENGLISH_SUBQUERY_WEIGHT = 0.25
 ENGLISH_FOCUS_WEIGHT = 0.25
+# The patient's facts as boosts: the pages for this patient (their group's page on the
+# focus, the allergy's page) a list at this share of the focus weight; the other
+# medications' and conditions' names reorder, by BM25, only documents already found.
+PATIENT_SHARE = 0.5
+FACTS_WEIGHT = 0.25
 
 
 @dataclass
@@ -297,14 +302,26 @@ class HybridRetriever:
             weights["dense"] = self.weights["dense"]
         index = self.translator.index if self.translator is not None else QuestionIndex()
         focus_docs = [d for key in plan.focus_keys for d in index.by_focus.get(key, [])]
+        weight = FOCUS_WEIGHT if focus_only else ENGLISH_FOCUS_WEIGHT
         if focus_docs:
             asked = [d.doc_id for d in focus_docs if d.qtype in plan.qtypes]
-            rest = [d.doc_id for d in focus_docs if d.qtype not in plan.qtypes]
-            weight = FOCUS_WEIGHT if focus_only else ENGLISH_FOCUS_WEIGHT
+            asked += [d.doc_id for q in plan.related_qtypes for d in focus_docs if d.qtype == q]
+            rest = [d.doc_id for d in focus_docs if d.doc_id not in set(asked)]
             if asked:
                 lists["focus"], weights["focus"] = list(dict.fromkeys(asked)), weight
             if rest:
                 lists["topic"], weights["topic"] = list(dict.fromkeys(rest)), weight * TOPIC_SHARE
+        patient_docs = [d for key in plan.boost_keys for d in index.by_focus.get(key, [])]
+        if patient_docs:
+            ordered = [d.doc_id for d in patient_docs if d.qtype in plan.qtypes] + [d.doc_id for d in patient_docs]
+            lists["patient"], weights["patient"] = list(dict.fromkeys(ordered)), weight * PATIENT_SHARE
+        if plan.facts and want_bm25:
+            found = {d for ids in lists.values() for d in ids}
+            facts, facts_best = self._collapse(self.kb.search_bm25(tokenize(" ".join(plan.facts)), n))
+            kept = [d for d in facts if d in found]
+            if kept:
+                lists["facts"], weights["facts"] = kept, self.weights["bm25"] * FACTS_WEIGHT
+                best["facts"] = {d: facts_best[d] for d in kept}
         fused = reciprocal_rank_fusion(lists, self.rrf_k, weights)[:k]
         chunk_of: dict[str, tuple[str, float]] = {}
         for name in lists:
