@@ -49,7 +49,8 @@ ENGLISH_QUESTIONS = False
 ENGLISH_SUBQUERY_WEIGHT = 0.25
 ENGLISH_FOCUS_WEIGHT = 0.25
 # The patient's facts as boosts: the pages for this patient (their group's page on the
-# focus, the allergy's page) a list at this share of the focus weight; the other
+# focus, the allergy's page) a list at this share of the focus weight (twice the focus's
+# other documents), each page's answer to the asked question or its overview; the other
 # medications' and conditions' names reorder, by BM25, only documents already found.
 PATIENT_SHARE = 0.5
 FACTS_WEIGHT = 0.25
@@ -312,9 +313,11 @@ class HybridRetriever:
             if rest:
                 lists["topic"], weights["topic"] = list(dict.fromkeys(rest)), weight * TOPIC_SHARE
         patient_docs = [d for key in plan.boost_keys for d in index.by_focus.get(key, [])]
-        if patient_docs:
-            ordered = [d.doc_id for d in patient_docs if d.qtype in plan.qtypes] + [d.doc_id for d in patient_docs]
-            lists["patient"], weights["patient"] = list(dict.fromkeys(ordered)), weight * PATIENT_SHARE
+        if patient_docs:  # each page's answer to the asked question, else its overview
+            ordered = [d.doc_id for d in patient_docs if d.qtype in plan.qtypes]
+            ordered += [d.doc_id for d in patient_docs if d.qtype in (None, "information")]
+            if ordered:
+                lists["patient"], weights["patient"] = list(dict.fromkeys(ordered)), weight * PATIENT_SHARE
         if plan.facts and want_bm25:
             found = {d for ids in lists.values() for d in ids}
             facts, facts_best = self._collapse(self.kb.search_bm25(tokenize(" ".join(plan.facts)), n))

@@ -248,10 +248,13 @@ class QueryTranslator:
         return [k for k in dict.fromkeys(keys) if k in self.index.by_focus]
 
     def _allergy_pages(self, allergen: Mapping) -> list[str]:
-        """The knowledge base's page on this allergy, else on allergies in general."""
+        """The knowledge base's page on this allergy (a drug's: on drug allergies) and on
+        allergies in general."""
         names = [f"{n} allergy" for n in self._names(allergen)]
-        own = [focus_key(n) for n in names if focus_key(n) in self.index.by_focus]
-        return own[:1] or [k for k in ("drug allergies", "allergy") if k in self.index.by_focus][:1]
+        own = [focus_key(n) for n in names if focus_key(n) in self.index.by_focus][:1]
+        if not own and allergen.get("slot") == "medication":
+            own = ["drug allergies"]
+        return [k for k in [*own, "allergy"] if k in self.index.by_focus]
 
     def _names(self, mention: Mapping) -> list[str]:
         names = [mention["name"], *mention.get("synonyms", [])]
