@@ -436,7 +436,7 @@ def held_out(focus: str) -> bool:
 
 
 def main() -> None:
-    data_dir = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE.parents[3].parent / "shared" / "data"
+    data_dir = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE.parents[3] / "shared" / "data"
     by_qtype, by_focus = doc_ids_by(data_dir)
     missing = []
     with open(HERE / "korean_questions.jsonl", "w", encoding="utf-8") as out:
