@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.bench.retrieval import (
+    DEPTH,
     _ModeRetriever,
     default_expander,
     default_translator,
@@ -126,6 +127,67 @@ def dense_recall(kb, queries: list[str], k: int = 10) -> dict:
     return out
 
 
+RRF_GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+RRF_CRITERION = "ndcg@10"
+
+
+def _fold_metrics(rankings, judgments) -> dict:
+    row = {"avg_score": round(average_score(rankings, judgments), 4)}
+    row.update({key: value for key, value in summarise(rankings, judgments, []).items() if not key.endswith("_ms")})
+    row["queries"] = len(rankings)
+    return row
+
+
+def choose_rrf_weight(retriever, questions, qrels, *, grid=RRF_GRID, folds: int = 2,
+                      criterion: str = RRF_CRITERION, depth: int = DEPTH) -> dict:
+    """BM25's RRF weight (dense weight fixed) chosen by cross-validation on LiveQA.
+
+    Question i belongs to fold i % folds (two folds: even and odd questions). For each
+    fold the weight with the best `criterion` of plain hybrid retrieval on the *other*
+    folds is chosen (ties: the first in `grid`), and the fold is reported at that weight:
+    held-out figures of a weight it did not help choose. `cross_validated` pools every
+    question ranked at the weight chosen without it. `in_sample` is every question at the
+    configured weight and at the weight that is best on all of them (tuned on what it
+    reports). The BM25 and dense lists are searched once; weights only re-fuse them."""
+    from engine.knowledge.hybrid import reciprocal_rank_fusion
+
+    judgments = map_aliases([qrels.get(q["qid"], {}) for q in questions], retriever.kb.aliases())
+    lists = [retriever.candidate_lists(original_query(q), k=depth) for q in questions]
+    dense_weight = retriever.weights["dense"]
+    fused: dict[float, list[list[str]]] = {
+        w: [[d for d, _ in reciprocal_rank_fusion(ls, retriever.rrf_k, {"bm25": w, "dense": dense_weight})[:depth]]
+            for ls in lists]
+        for w in dict.fromkeys([*grid, retriever.weights["bm25"]])
+    }
+
+    def metrics(indices, weight_of) -> dict:
+        return _fold_metrics([fused[weight_of(i)][i] for i in indices], [judgments[i] for i in indices])
+
+    everyone = list(range(len(questions)))
+    out_folds, chosen_for = [], {}
+    for fold in range(folds):
+        tune = [i for i in everyone if i % folds != fold]
+        report = [i for i in everyone if i % folds == fold]
+        scores = {w: metrics(tune, lambda _i, w=w: w)[criterion] for w in grid}
+        chosen = max(grid, key=lambda w: (scores[w], -grid.index(w)))
+        chosen_for.update({i: chosen for i in report})
+        out_folds.append({
+            "tuned_on": f"questions i % {folds} != {fold}", "reported_on": f"questions i % {folds} == {fold}",
+            "chosen_bm25_weight": chosen, f"tuning_{criterion}": {str(w): scores[w] for w in grid},
+            "held_out": metrics(report, lambda _i, w=chosen: w),
+        })
+    all_scores = {w: metrics(everyone, lambda _i, w=w: w)[criterion] for w in grid}
+    best = max(grid, key=lambda w: (all_scores[w], -grid.index(w)))
+    setting = retriever.weights["bm25"]
+    return {
+        "mode": "hybrid", "criterion": criterion, "grid": list(grid), "dense_weight": dense_weight,
+        "rrf_k": retriever.rrf_k, "folds": out_folds,
+        "cross_validated": metrics(everyone, chosen_for.__getitem__),
+        "in_sample": {"configured_bm25_weight": setting, "at_configured": metrics(everyone, lambda _i: setting),
+                      "best_bm25_weight": best, "at_best": metrics(everyone, lambda _i: best)},
+    }
+
+
 def register(kinds) -> None:
     parser = kinds.add_parser("liveqa", help="TREC 2017 LiveQA-Med: average score, MRR, nDCG, recall, latency")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -134,6 +196,9 @@ def register(kinds) -> None:
     parser.add_argument("--no-paraphrase", action="store_true", help="skip the NIST paraphrase rows")
     parser.add_argument("--no-speed", action="store_true", help="skip the rank_bm25 comparison")
     parser.add_argument("--dense-recall", action="store_true", help="also measure HNSW/IVF recall against flat")
+    parser.add_argument("--choose-rrf-weight", action="store_true",
+                        help="only choose BM25's RRF weight by two-fold cross-validation (odd/even questions) "
+                             "and report each fold at the weight chosen on the other")
     parser.set_defaults(func=run)
 
 
@@ -165,6 +230,9 @@ def run(args) -> int:
     questions, qrels = load_liveqa()
     if args.limit:
         questions = questions[: args.limit]
+    if args.choose_rrf_weight:
+        print_result(choose_rrf_weight(retriever, questions, qrels), args.json)
+        return 0
     modes = modes_for(args.mode, expander is not None)
     result = evaluate_liveqa(retriever, expander, questions, qrels, modes)
     if not args.no_paraphrase:

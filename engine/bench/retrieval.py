@@ -6,7 +6,7 @@ base and prints `{"queries": n, "modes": {MODE: {"mrr@10", "ndcg@10", "recall@10
 "recall@15", "p50_ms", "p95_ms"}}}`, MODE among bm25, dense, hybrid, hybrid+expansion.
 
 A bilingual set (lines with `query_ko` and `query_en` instead of `query`, an optional
-`topic` list of on-topic documents and a `split`: dev or heldout, as in
+`topic` list of on-topic documents and a `split`: dev, heldout or another held-out name, as in
 resources/eval/retrieval/) is also reported per language and split under `"sets"`:
 `{LANG: {SPLIT: {MODE: {..., "topic_mrr@10"}}}}`, so Korean sits beside English and
 held-out figures apart from the ones tuned on. `--sets` runs the project's own sets.
@@ -132,10 +132,11 @@ def evaluate_bilingual(retriever, items: Sequence[dict], modes: Iterable[str],
     out: dict[str, dict] = {}
     for lang in LANGUAGES:
         queries = [item[f"query_{lang}"] for item in items]
-        per_split: dict[str, dict] = {split: {} for split in SPLITS}
+        named = [item.get("split", "dev") for item in items]
+        per_split: dict[str, dict] = {split: {} for split in [*SPLITS[:-1], *dict.fromkeys(named), "all"]}
         for mode in modes:
             run = run_mode(retriever, queries, mode)
-            for split in SPLITS:
+            for split in per_split:
                 chosen = [i for i, item in enumerate(items) if split == "all" or item.get("split", "dev") == split]
                 if not chosen:
                     continue

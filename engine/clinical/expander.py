@@ -7,6 +7,8 @@ through the concepts it names: "당뇨약 먹으면 저혈당 오나요" adds "a
 
 from __future__ import annotations
 
+from engine.clinical.allergies import ALLERGY_WORDS, find_allergies
+from engine.clinical.demographics import find_demographics
 from engine.clinical.mentions import find_mentions
 from engine.clinical.negation import apply_negation
 from engine.clinical.pack import ClinicalPack, get_pack
@@ -69,11 +71,19 @@ class PackConceptFinder:
             return []
         mentions = find_mentions(self.pack, text)
         apply_negation(text, mentions)
+        found = find_allergies(text, mentions)
+        allergic = {item["start"] for item in found.items}
+        allergic.update(mentions[i].start for i in found.consumed if mentions[i].name in ALLERGY_WORDS)
         out = []
         for mention in mentions:
             concept = self.pack.concept(mention.concept_id)
             synonyms = [s for s in (concept.synonyms if concept else []) if not has_hangul(s)]
             out.append({"name": mention.name, "synonyms": synonyms[: self.synonyms], "slot": mention.slot,
                         "start": mention.start, "end": mention.end, "negated": mention.negated,
-                        "text": mention.text})
+                        "text": mention.text, "allergy": mention.start in allergic})
         return out
+
+    @staticmethod
+    def patient(text: str) -> dict:
+        """Who the text is about (age, age group, gender, pregnancy), as `extract` reports it."""
+        return find_demographics(text)

@@ -48,6 +48,12 @@ TOPIC_SHARE = 0.25
 ENGLISH_QUESTIONS = False
 ENGLISH_SUBQUERY_WEIGHT = 0.25
 ENGLISH_FOCUS_WEIGHT = 0.25
+# The patient's facts as boosts: the pages for this patient (their group's page on the
+# focus, the allergy's page) a list at this share of the focus weight (twice the focus's
+# other documents), each page's answer to the asked question or its overview; the other
+# medications' and conditions' names reorder, by BM25, only documents already found.
+PATIENT_SHARE = 0.5
+FACTS_WEIGHT = 0.25
 
 
 @dataclass
@@ -297,14 +303,28 @@ class HybridRetriever:
             weights["dense"] = self.weights["dense"]
         index = self.translator.index if self.translator is not None else QuestionIndex()
         focus_docs = [d for key in plan.focus_keys for d in index.by_focus.get(key, [])]
+        weight = FOCUS_WEIGHT if focus_only else ENGLISH_FOCUS_WEIGHT
         if focus_docs:
             asked = [d.doc_id for d in focus_docs if d.qtype in plan.qtypes]
-            rest = [d.doc_id for d in focus_docs if d.qtype not in plan.qtypes]
-            weight = FOCUS_WEIGHT if focus_only else ENGLISH_FOCUS_WEIGHT
+            asked += [d.doc_id for q in plan.related_qtypes for d in focus_docs if d.qtype == q]
+            rest = [d.doc_id for d in focus_docs if d.doc_id not in set(asked)]
             if asked:
                 lists["focus"], weights["focus"] = list(dict.fromkeys(asked)), weight
             if rest:
                 lists["topic"], weights["topic"] = list(dict.fromkeys(rest)), weight * TOPIC_SHARE
+        patient_docs = [d for key in plan.boost_keys for d in index.by_focus.get(key, [])]
+        if patient_docs:  # each page's answer to the asked question, else its overview
+            ordered = [d.doc_id for d in patient_docs if d.qtype in plan.qtypes]
+            ordered += [d.doc_id for d in patient_docs if d.qtype in (None, "information")]
+            if ordered:
+                lists["patient"], weights["patient"] = list(dict.fromkeys(ordered)), weight * PATIENT_SHARE
+        if plan.facts and want_bm25:
+            found = {d for ids in lists.values() for d in ids}
+            facts, facts_best = self._collapse(self.kb.search_bm25(tokenize(" ".join(plan.facts)), n))
+            kept = [d for d in facts if d in found]
+            if kept:
+                lists["facts"], weights["facts"] = kept, self.weights["bm25"] * FACTS_WEIGHT
+                best["facts"] = {d: facts_best[d] for d in kept}
         fused = reciprocal_rank_fusion(lists, self.rrf_k, weights)[:k]
         chunk_of: dict[str, tuple[str, float]] = {}
         for name in lists:
@@ -322,6 +342,19 @@ class HybridRetriever:
     def _first_chunks(self, doc_ids: list[str]) -> dict[str, str]:
         """The first chunk of each document (a document found by its metadata alone)."""
         return {c.doc_id: c.chunk_id for c in self.kb.chunks([f"{d}#0" for d in doc_ids])}
+
+    def candidate_lists(self, query: str, k: int = 10) -> dict[str, list[str]]:
+        """The BM25 and dense document lists that `rank(query, mode="hybrid", k=k,
+        expand=False)` fuses, before fusion: re-fusing them with other RRF weights gives
+        that ranking at those weights (how `bench liveqa --choose-rrf-weight` compares
+        weights without searching again)."""
+        n = max(self.candidates, k * 4)
+        lists: dict[str, list[str]] = {}
+        if self.use_bm25 and self.kb.size > 0:
+            lists["bm25"] = self._collapse(self.kb.search_bm25(tokenize(query), n))[0]
+        if self.use_dense and self.kb.size > 0:
+            lists["dense"] = self._collapse(self._dense_hits(query, n)[0])[0]
+        return lists
 
     def _rank_one(self, query: str, *, mode: str, k: int, profile: Any = None, expand: bool = True) -> Ranking:
         t0 = time.perf_counter()

@@ -13,6 +13,12 @@ concepts of the question sentence with the asked type (amoxicillin, precautions)
 presenting complaint (sore throat, fever) and, for a drug question, the patient's allergy
 (penicillin allergy). Ages, doses, other medications and negated findings are the
 patient's facts, never query words. Several sub-queries are fused with RRF.
+
+The patient's facts weigh as boosts instead (`QueryPlan.boost_keys`, `QueryPlan.facts`):
+who the patient is picks the knowledge base's pages for that group ("asthma in children",
+"diabetes and pregnancy"), an allergy beside a drug question picks the allergy's page and
+the drug's safety documents (side effects, warnings) next to its precautions, and the
+other medications and conditions only reorder what the question found.
 """
 
 from __future__ import annotations
@@ -21,17 +27,22 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, Sequence
 
-from engine.knowledge.questions import DRUG_QTYPES, QuestionIndex, detect_qtypes, label, question_form
+from engine.knowledge.questions import DRUG_QTYPES, QuestionIndex, detect_qtypes, focus_key, label, question_form
 
 # concepts(text) -> mentions as mappings: name, synonyms, slot, start, end, negated.
 ConceptFinder = Callable[[str], Sequence[Mapping]]
 
-_SENTENCE = re.compile(r"[^.?!\n。]+[.?!。]*")
+# A sentence ends at . ? ! or a line break, not at the point of a number ("TSH 9.8이고").
+_SENTENCE = re.compile(r"(?:[^.?!\n。]|\.(?=\d))+[.?!。]*")
 _QUESTION = re.compile(
     r"\?|^\s*(?:what|how|why|can|could|is|are|does|do|should|who|when|which|will)\b|"
-    r"(?:나요|까요|가요|는지|을까|인가|되요|돼요|되나|알려|궁금|할까|있어요|있나|해요|하나요|어떡|뭐)\s*[.?!]*\s*$",
+    r"(?:까요|가요|는지|을까|인가|되나|알려|궁금|할까|있나|하나요|어떡|뭐|는요|은요)\s*[.?!]*\s*$|"
+    r"알려\s*주|알려줘|가르쳐\s*주",
     re.IGNORECASE,
 )
+# Endings that ask in speech but also end statements ("열이 나요", "항상 추워해요"): they
+# make a sentence the question only when no sentence asks more plainly, and then the last.
+_WEAK_QUESTION = re.compile(r"(?:나요|되요|돼요|있어요|해요)\s*[.?!]*\s*$")
 # Patient facts that make a message a clinical case description: ages, doses, vitals, labs.
 _PATIENT_FACTS = re.compile(
     r"\b\d{1,3}[- ]?(?:years?[- ]old|yo|y/o)\b|\d{1,3}\s*(?:세|살)|\b\d+(?:\.\d+)?\s*(?:mg|mcg|ml|units?|kg)\b|"
@@ -40,7 +51,23 @@ _PATIENT_FACTS = re.compile(
 )
 _ALLERGY = re.compile(r"allerg|알레르기|알러지|과민", re.IGNORECASE)
 _FOCUS_SLOTS = ("condition", "medication")
+_ALLERGY_WORDS = {"allergy", "allergies", "anaphylaxis"}
 MAX_SUBQUERIES = 4
+# Documents that also answer a question type: a drug's safety question is answered by its
+# side effects and warnings too; MedQuAD's genetics pages split inheritance in two.
+RELATED_QTYPES = {
+    "precautions": ("side effects", "important warning", "contraindication"),
+    "inheritance": ("genetic changes",),
+}
+# The knowledge base's pages for a group of patients, by the patient's demographics.
+_GROUP_FORMS = {
+    "child": ("{} in children", "{} in children and teens"),
+    "pregnant": ("{} and pregnancy", "{} in pregnancy"),
+    "adult": ("{} in adults",),
+    "female": ("{} in women",),
+    "male": ("{} in men",),
+}
+_CHILD_GROUPS = {"infant", "child", "adolescent"}
 
 
 @dataclass
@@ -67,6 +94,13 @@ class QueryPlan:
     focus_keys: list[str]
     message: bool = False  # a clinical case (several sentences with patient facts): searched by its sub-queries
     long: bool = False  # several sentences
+    # The patient's facts, as boosts (never query words): knowledge-base foci of pages for
+    # this patient (their group's page on the focus, the allergy's page), question types
+    # that answer the asked one too, and names of the other medications and conditions,
+    # which only reorder the documents the question found.
+    boost_keys: list[str] = field(default_factory=list)
+    related_qtypes: list[str] = field(default_factory=list)
+    facts: list[str] = field(default_factory=list)
 
     @property
     def english(self) -> str:
@@ -84,7 +118,26 @@ def _sentences(text: str) -> list[tuple[int, int, str]]:
 
 def _questions(sentences: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
     asked = [s for s in sentences if _QUESTION.search(s[2])]
+    if not asked:
+        asked = [s for s in sentences if _WEAK_QUESTION.search(s[2])][-1:]
     return asked or sentences[-1:]
+
+
+def _groups(patient: Mapping | None) -> list[str]:
+    """The patient's groups that the knowledge base may have pages for."""
+    if not patient:
+        return []
+    groups = []
+    age, age_group = patient.get("age"), patient.get("age_group")
+    if age_group in _CHILD_GROUPS or (age is not None and age < 18):
+        groups.append("child")
+    elif age is not None:
+        groups.append("adult")
+    if patient.get("pregnant"):
+        groups.append("pregnant")
+    if patient.get("gender") in ("female", "male"):
+        groups.append(patient["gender"])
+    return groups
 
 
 def is_clinical_case(text: str) -> bool:
@@ -113,16 +166,24 @@ class QueryTranslator:
         sentences = _sentences(query)
         asked = _questions(sentences)
         qtypes = detect_qtypes(" ".join(s[2] for s in asked))
-        in_question = [m for m in mentions if _inside(m, asked)]
+        message = is_clinical_case(query)
+        allergic = self._allergic(mentions, sentences)
+        in_question = [m for m in mentions if _inside(m, asked) and m not in allergic]
+        complaint = [m for m in self._unique(mentions) if m["slot"] == "symptom" and m not in allergic]
+        # A question about "this" in a case message asks about the presenting complaint,
+        # not about the patient's other conditions and medications.
         focus = ([m for m in in_question if m["slot"] in _FOCUS_SLOTS]
                  or [m for m in in_question if m["slot"] == "symptom"]
-                 or [m for m in mentions if m["slot"] in _FOCUS_SLOTS]
+                 or (complaint if message else [])
+                 or [m for m in mentions if m["slot"] in _FOCUS_SLOTS and m not in allergic]
                  or mentions)
         focus = self._unique(focus)[:2]
-        allergic = [m for m in mentions if m not in focus and m["slot"] in ("medication", "allergen")
-                    and any(_ALLERGY.search(s[2]) and s[0] <= m["start"] < s[1] for s in sentences)]
+        focus_names = {m["name"] for m in focus}
         subqueries: list[SubQuery] = []
         focus_keys: list[str] = []
+        boost_keys: list[str] = []
+        groups = _groups(self._patient(query)) if _PATIENT_FACTS.search(query) else []
+        drug_question = False
         for mention in focus:
             names = self._names(mention)
             own = self.index.best_focus(names, qtypes) if kb is not None else None
@@ -130,6 +191,7 @@ class QueryTranslator:
                 focus_keys.append(own)
             name = own or mention["name"]
             is_drug = mention["slot"] == "medication"
+            drug_question = drug_question or is_drug
             types = [q for q in qtypes if (q in DRUG_QTYPES) == is_drug] or qtypes[:1] or [None]
             if is_drug and types == [None]:
                 types = ["usage"]
@@ -139,19 +201,60 @@ class QueryTranslator:
                 # the question form's own words would find the same question about other foci.
                 text = question_form(qtype, name) if own or kb is None else shown
                 subqueries.append(SubQuery(text, names, qtype, shown, terms=names[: 1 + self.synonyms]))
+            if own:
+                boost_keys += self._group_pages(own, groups, is_drug)
             if is_drug:
-                for allergen in self._unique(allergic)[:1]:
+                for allergen in self._unique([m for m in allergic if m["slot"] in ("medication", "allergen")])[:1]:
                     subqueries.append(SubQuery(f"{allergen['name']} allergy", [allergen["name"]], None,
                                                f"{allergen['name']} allergy", weight=0.5))
-        message = is_clinical_case(query)
+                    boost_keys += self._allergy_pages(allergen)
         if message:  # a clinical message: its presenting complaint is searched too
-            complaint = [m for m in self._unique(mentions) if m["slot"] == "symptom" and m not in focus]
-            if complaint:
-                words = [m["name"] for m in complaint[:3]]
+            words = [m["name"] for m in complaint if m["name"] not in focus_names][:3]
+            if words:
                 subqueries.append(SubQuery(" ".join(words), words, None, " ".join(words), weight=0.5))
         if not subqueries:
             return None
-        return QueryPlan(query, subqueries[:MAX_SUBQUERIES], qtypes, focus_keys, message, len(sentences) >= 3)
+        related = [r for q in qtypes for r in RELATED_QTYPES.get(q, ()) if r not in qtypes]
+        facts = [m["name"] for m in self._unique(mentions) if message and m["name"] not in focus_names
+                 and m not in allergic and m["slot"] in ("condition", "medication")
+                 and m["name"] not in _ALLERGY_WORDS and not _has_hangul(m["name"])]
+        return QueryPlan(query, subqueries[:MAX_SUBQUERIES], qtypes, focus_keys, message, len(sentences) >= 3,
+                         list(dict.fromkeys(k for k in boost_keys if k not in focus_keys)),
+                         list(dict.fromkeys(related)) if drug_question or "inheritance" in qtypes else [],
+                         facts[:4])
+
+    def _allergic(self, mentions: Sequence[Mapping], sentences: list[tuple[int, int, str]]) -> list[Mapping]:
+        """Mentions stated as the patient's allergies: as the concept finder marks them,
+        else drugs and allergens in a sentence that speaks of an allergy."""
+        if any("allergy" in m for m in mentions):
+            return [m for m in mentions if m.get("allergy")]
+        return [m for m in mentions if m["slot"] in ("medication", "allergen")
+                and any(_ALLERGY.search(s[2]) and s[0] <= m["start"] < s[1] for s in sentences)]
+
+    def _patient(self, query: str) -> Mapping | None:
+        describe = getattr(self.concepts, "patient", None)
+        return describe(query) if describe is not None else None
+
+    def _group_pages(self, key: str, groups: list[str], is_drug: bool) -> list[str]:
+        """Foci of the knowledge base's pages on `key` for the patient's groups
+        ("urinary tract infections in children"); for a drug in pregnancy, the page on
+        medicines in pregnancy."""
+        keys = []
+        for group in groups:
+            for form in _GROUP_FORMS[group]:
+                keys += [focus_key(form.format(key)), focus_key(form.format(key + "s"))]
+        if is_drug and "pregnant" in groups:
+            keys.append("pregnancy and medicines")
+        return [k for k in dict.fromkeys(keys) if k in self.index.by_focus]
+
+    def _allergy_pages(self, allergen: Mapping) -> list[str]:
+        """The knowledge base's page on this allergy (a drug's: on drug allergies) and on
+        allergies in general."""
+        names = [f"{n} allergy" for n in self._names(allergen)]
+        own = [focus_key(n) for n in names if focus_key(n) in self.index.by_focus][:1]
+        if not own and allergen.get("slot") == "medication":
+            own = ["drug allergies"]
+        return [k for k in [*own, "allergy"] if k in self.index.by_focus]
 
     def _names(self, mention: Mapping) -> list[str]:
         names = [mention["name"], *mention.get("synonyms", [])]
