@@ -30,18 +30,25 @@ DEMO_QUESTION = {
     "en": "58-year-old woman on amlodipine 5 mg for hypertension, allergic to penicillin. "
           "She has a sore throat and fever. Can she take amoxicillin?",
 }
-DEMO_ANSWER = {
-    "ko": "**아목시실린은 페니실린 계열 항생제**이므로 페니실린 알레르기가 있는 분께는 피해야 합니다 [1].\n\n"
-          "- 인후통과 발열은 대부분 바이러스 감염으로 생기며 항생제가 필요하지 않은 경우가 많습니다 [2].\n"
-          "- 세균성 인두염이 의심되면 진료하는 의사가 페니실린 계열이 아닌 대체 약을 고려할 수 있습니다.\n"
-          "- 숨쉬기 어렵거나 침을 삼키지 못하면 바로 응급실에 가세요.\n\n"
-          "이 답변은 진료를 대신하지 않습니다.",
-    "en": "**Amoxicillin is a penicillin-class antibiotic**, so it should be avoided with a penicillin allergy [1].\n\n"
-          "- Most sore throats with fever are viral and do not need antibiotics [2].\n"
-          "- If a bacterial infection is suspected, the treating clinician can consider a non-penicillin alternative.\n"
-          "- Trouble breathing or being unable to swallow saliva needs emergency care now.\n\n"
-          "This answer does not replace a clinical assessment.",
+# The demo answer as the model writer gives it: the sentences the support check backed, each
+# with its [n], the note that one was left out, and the standing notice (DEMO_SENTENCES).
+DEMO_LEFT_OUT = {
+    "ko": "세균성 인두염이 의심되면 진료하는 의사가 페니실린 계열이 아닌 대체 약을 고려할 수 있습니다.",
+    "en": "If a bacterial infection is suspected, the treating clinician can consider a non-penicillin alternative.",
 }
+DEMO_BACKED = {
+    "ko": ("아목시실린은 페니실린 계열 항생제이므로 페니실린 알레르기가 있는 분께는 피해야 합니다.",
+           "인후통과 발열은 대부분 바이러스 감염으로 생기며 항생제가 필요하지 않은 경우가 많습니다."),
+    "en": ("Amoxicillin is a penicillin-class antibiotic, so it should be avoided with a penicillin allergy.",
+           "Most sore throats with fever are caused by viruses and do not need antibiotics."),
+}
+DEMO_NOTES = {
+    "ko": ("출처로 뒷받침되지 않는 문장은 뺐습니다.", "이 답변은 진료를 대신하지 않습니다."),
+    "en": ("Some sentences were left out because no source supported them.",
+           "This answer does not replace a clinical assessment."),
+}
+DEMO_ANSWER = {language: f"{backed[0]} [1] {backed[1]} [2]\n\n{DEMO_NOTES[language][0]}\n\n{DEMO_NOTES[language][1]}"
+               for language, backed in DEMO_BACKED.items()}
 GENERIC_ANSWER = {
     "ko": "데모 모드입니다. 실제 답변을 받으려면 모델과 지식 베이스를 설치한 뒤 암호화된 저장소를 여세요.",
     "en": "This is the demo mode. Install the models and the knowledge base and open an encrypted store for real answers.",
@@ -59,19 +66,36 @@ DEMO_SOURCES = [
      "passage": "Most sore throats are caused by viruses and get better on their own within a week. "
                 "Antibiotics help only when bacteria cause the infection."},
 ]
-ALLERGY_ALERT = {
-    "ko": {"kind": "allergy", "severity": "warning", "drug": "amoxicillin", "allergen": "penicillin",
-           "message": "아목시실린은 페니실린 계열입니다. 프로필에 페니실린 알레르기가 있습니다."},
-    "en": {"kind": "allergy", "severity": "warning", "drug": "amoxicillin", "allergen": "penicillin",
-           "message": "Amoxicillin is a penicillin. The profile lists a penicillin allergy."},
-}
+
+# Alerts come in the question's language (`message`) and in both (`messages`), as the engine's do.
+ALLERGY_MESSAGES = {"ko": "아목시실린은 페니실린 계열입니다. 프로필에 페니실린 알레르기가 있습니다.",
+                    "en": "Amoxicillin is a penicillin. The profile lists a penicillin allergy."}
+ALLERGY_ALERT = {language: {"kind": "allergy", "severity": "warning", "drug": "amoxicillin", "allergen": "penicillin",
+                            "message": message, "messages": dict(ALLERGY_MESSAGES)}
+                 for language, message in ALLERGY_MESSAGES.items()}
 EMERGENCY_WORDS = ("chest pain", "흉통", "가슴 통증", "can't breathe", "숨을 못")
-EMERGENCY_ALERT = {
-    "ko": {"kind": "emergency", "category": "chest_pain", "message": "응급 증상일 수 있습니다.",
-           "action": "지금 119에 전화하거나 가장 가까운 응급실로 가세요."},
-    "en": {"kind": "emergency", "category": "chest_pain", "message": "This may be an emergency.",
-           "action": "Call emergency services or go to the nearest emergency department now."},
-}
+EMERGENCY_MESSAGES = {"ko": "응급 증상일 수 있습니다.", "en": "This may be an emergency."}
+EMERGENCY_ALERT = {language: {"kind": "emergency", "category": "chest_pain", "message": message,
+                              "messages": dict(EMERGENCY_MESSAGES)}
+                   for language, message in EMERGENCY_MESSAGES.items()}
+
+
+def demo_sentences(language: str) -> list[dict]:
+    """The support records of the demo answer (`trace.support`): two backed sentences with
+    the source sentence behind each, one left out, and the notes."""
+    first, second = DEMO_BACKED[language]
+    passages = [source["passage"] for source in DEMO_SOURCES]
+    return [
+        {"text": first, "source": 1, "support": 0.74, "kind": "sourced", "reason": "",
+         "source_sentence": passages[0].split(". ")[0] + "."},
+        {"text": second, "source": 2, "support": 0.81, "kind": "sourced", "reason": "",
+         "source_sentence": passages[1].split(". ")[0] + "."},
+        {"text": DEMO_LEFT_OUT[language], "source": None, "support": 0.31, "kind": "sourced",
+         "reason": "'non-penicillin' is not in the source" if language == "en" else "no matching sentence",
+         "source_sentence": passages[0].split(". ")[0] + "."},
+        *({"text": note, "source": None, "support": None, "kind": "notice", "reason": "", "source_sentence": None}
+          for note in DEMO_NOTES[language]),
+    ]
 
 
 PENDING = "pending-confirmation"
@@ -317,9 +341,11 @@ class DemoEngine:
                 yield NodeStarted(node)
                 timings[node] = 2.0
                 yield NodeFinished(node, timings[node], {})
+        support = demo_sentences(language) if demo and mode == "agent" and not self._cancelled else []
         result = {
             "answer": "".join(pieces).strip(), "alerts": alerts, "sources": sources,
-            "trace": {"mode": mode, "model": self.settings.llm.generate_model, "nodes": list(nodes),
+            "sentences": [{k: record[k] for k in ("text", "source", "support", "kind")} for record in support],
+            "trace": {"support": support, "language": language, "mode": mode, "model": self.settings.llm.generate_model, "nodes": list(nodes),
                       "cache_hit": False, "query_complexity": "moderate" if demo else "simple",
                       "dynamic_k": 8 if demo else 3, "iterations": 1, "quality_score": 0.78 if demo else None,
                       "quality": {"grounding": 0.8, "completeness": 0.75, "accuracy": 0.78} if demo else {},

@@ -3,11 +3,19 @@
 The engine writes `user_message` in English (it has no Qt); the GUI translates it once,
 here, in the "EngineErrors" context of the Qt catalogue. The list marks the messages for
 `pyside6-lupdate`; a message missing from it is shown in English, never hidden.
+The same holds for the other engine texts the chat and the trace show: progress lines
+(`Status` events), the pipeline's step names (stable node ids), why the support check
+left a sentence out, and a model server's fallback reason ("message (host)").
+Alerts come from the engine in both languages (`messages`): `alert_message` picks the UI's.
 """
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import QCoreApplication, QT_TRANSLATE_NOOP
+
+from app.i18n import current_language
 
 CONTEXT = "EngineErrors"
 KNOWN_MESSAGES = (
@@ -54,8 +62,89 @@ KNOWN_MESSAGES = (
     QT_TRANSLATE_NOOP("EngineErrors", "The bundle file was not found. Nothing was changed."),
     QT_TRANSLATE_NOOP("EngineErrors", "The folder to export the bundle to does not exist."),
     QT_TRANSLATE_NOOP("EngineErrors", "The demo has no knowledge base to export or import."),
+    QT_TRANSLATE_NOOP("EngineErrors", "The model server's reply was not understood."),
+    QT_TRANSLATE_NOOP("EngineErrors", "The model server stopped in the middle of the answer."),
+    QT_TRANSLATE_NOOP("EngineErrors", "The model server sent a reply that is not valid JSON."),
+    QT_TRANSLATE_NOOP("EngineErrors", "The model server answered with a redirect, which Chartside does not follow."),
+    QT_TRANSLATE_NOOP("EngineErrors", "The model server refused the access token. Set the token again in Settings → Models."),  # noqa: E501
+    QT_TRANSLATE_NOOP("EngineErrors", "The model server has no such model or address. Check the URL and model name."),
+    QT_TRANSLATE_NOOP("EngineErrors", "The model server did not answer in time."),
+    QT_TRANSLATE_NOOP("EngineErrors", "The model server's certificate is not the clinic's. Nothing was sent."),
+    QT_TRANSLATE_NOOP("EngineErrors", "The model server cannot be reached."),
 )
+
+STATUS_CONTEXT = "EngineStatus"
+KNOWN_STATUS = (
+    QT_TRANSLATE_NOOP("EngineStatus", "Preparing the answer…"),
+    QT_TRANSLATE_NOOP("EngineStatus", "Loading the language model…"),
+    QT_TRANSLATE_NOOP("EngineStatus", "The language model is unavailable: answering with the alerts and retrieved "
+                                      "passages only."),
+)
+
+STEP_CONTEXT = "PipelineSteps"
+STEP_NAMES = {
+    "triage": QT_TRANSLATE_NOOP("PipelineSteps", "checking for emergencies and drug alerts"),
+    "store_memory": QT_TRANSLATE_NOOP("PipelineSteps", "noting the patient's facts"),
+    "check_similarity": QT_TRANSLATE_NOOP("PipelineSteps", "looking for an earlier answer"),
+    "classify_intent": QT_TRANSLATE_NOOP("PipelineSteps", "understanding the question"),
+    "assemble_context": QT_TRANSLATE_NOOP("PipelineSteps", "gathering the patient's context"),
+    "retrieve": QT_TRANSLATE_NOOP("PipelineSteps", "searching the knowledge base"),
+    "generate_answer": QT_TRANSLATE_NOOP("PipelineSteps", "writing the answer"),
+    "refine": QT_TRANSLATE_NOOP("PipelineSteps", "checking the answer"),
+    "quality_check": QT_TRANSLATE_NOOP("PipelineSteps", "deciding whether to search again"),
+    "store_response": QT_TRANSLATE_NOOP("PipelineSteps", "finishing"),
+}
+
+REASON_CONTEXT = "SupportCheck"
+KNOWN_REASONS = (
+    QT_TRANSLATE_NOOP("SupportCheck", "no passages"),
+    QT_TRANSLATE_NOOP("SupportCheck", "no concept to compare across languages"),
+    QT_TRANSLATE_NOOP("SupportCheck", "negation differs from the source"),
+    QT_TRANSLATE_NOOP("SupportCheck", "too few of its words are in the source"),
+    QT_TRANSLATE_NOOP("SupportCheck", "below the support threshold"),
+    QT_TRANSLATE_NOOP("SupportCheck", "no matching sentence"),
+)
+# Reasons that name what was missing (engine.agent.support.facts_agree).
+PATTERNED_REASONS = (
+    (re.compile(r"^number (.+) not in the source$"), QT_TRANSLATE_NOOP("SupportCheck", "number %1 not in the source")),
+    (re.compile(r"^'(.+)' is not in the source$"), QT_TRANSLATE_NOOP("SupportCheck", "'%1' is not in the source")),
+)
+_WITH_HOST = re.compile(r"^(.*\S)\s+\(([^()]+)\)$")
 
 
 def translated(message: str) -> str:
     return QCoreApplication.translate(CONTEXT, message)
+
+
+def with_host(message: str) -> str:
+    """A model server's message, "message (host)", with the message part translated."""
+    found = _WITH_HOST.match(message)
+    if found and found.group(1) in KNOWN_MESSAGES:
+        return f"{translated(found.group(1))} ({found.group(2)})"
+    return translated(message)
+
+
+def status_text(message: str) -> str:
+    return QCoreApplication.translate(STATUS_CONTEXT, message)
+
+
+def step_name(node: str) -> str:
+    """A pipeline node id as the chat names the step ("generate_answer" → "writing the answer")."""
+    source = STEP_NAMES.get(node)
+    return QCoreApplication.translate(STEP_CONTEXT, source) if source else node.replace("_", " ")
+
+
+def reason_text(reason: str) -> str:
+    """Why the support check left a sentence out, in the UI language."""
+    for pattern, source in PATTERNED_REASONS:
+        found = pattern.match(reason)
+        if found:
+            return QCoreApplication.translate(REASON_CONTEXT, source).replace("%1", found.group(1))
+    return QCoreApplication.translate(REASON_CONTEXT, reason) if reason in KNOWN_REASONS else reason
+
+
+def alert_message(alert: dict, language: str | None = None) -> str:
+    """The alert's message in `language` (default: the UI's), when the engine gave it in that
+    language; otherwise the message as the engine wrote it (the question's language)."""
+    messages = alert.get("messages") or {}
+    return str(messages.get(language or current_language()) or alert.get("message") or "")

@@ -22,6 +22,13 @@ from engine.paths import resources_dir
 
 LANGUAGES = {"ko": "한국어", "en": "English"}
 CATALOGUE = "chartside"
+_current = "en"
+
+
+def current_language() -> str:
+    """The UI language now installed ("en" or "ko"): what engine texts that come in both
+    languages (alert messages) are shown in."""
+    return _current
 
 
 def i18n_dir() -> Path:
@@ -46,6 +53,8 @@ class UiLanguage:
             self._app.removeTranslator(translator)
         self._translators.clear()
         self.language = language if language in LANGUAGES else "en"
+        global _current
+        _current = self.language
         if self.language == "en":
             return True
         own = QTranslator(self._app)

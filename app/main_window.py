@@ -310,7 +310,7 @@ class MainWindow(QMainWindow):
     def open_about(self) -> None:
         from app.dialogs.about import AboutDialog
 
-        self.about_dialog = AboutDialog(self)
+        self.about_dialog = AboutDialog(self, getattr(getattr(self.engine, "settings", None), "remote", None))
         self.about_dialog.open()
 
     # -- export ----------------------------------------------------------------------------

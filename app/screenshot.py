@@ -57,6 +57,19 @@ def save(widget: QWidget, path: Path) -> Path:
     return path
 
 
+def open_last_citation(workspace) -> None:
+    """Click the `[n]` of the answer's last cited sentence, as a reader checking it would:
+    the Sources tab then shows the sentence of the source that backs it."""
+    view = workspace.chat.turn_views()[-1]
+    cited = [(index, record["source"]) for index, record in enumerate(view.sentence_records())
+             if record.get("kind") == "sourced" and record.get("source") is not None
+             and f"(cite:{record['source']}:{index})" in view.answer.text()]
+    if cited:
+        index, number = cited[-1]
+        view.answer.linkActivated.emit(f"cite:{number}:{index}")
+    workspace.side.setCurrentWidget(workspace.sources)
+
+
 class DemoSession:
     """A main window over a DemoEngine, driven step by step."""
 
@@ -130,7 +143,7 @@ def save_all(folder: Path, languages: tuple[str, ...] = ("ko", "en")) -> list[Pa
             session.unlock()
             session.add_patient_and_ask()
             workspace = window.workspace
-            workspace.side.setCurrentWidget(workspace.sources)
+            open_last_citation(workspace)
             saved.append(save(window, folder / f"{language}-2-chat-sources.png"))
             workspace.side.setCurrentWidget(workspace.profile)
             saved.append(save(window, folder / f"{language}-3-profile.png"))
@@ -200,7 +213,7 @@ def save_real_screenshots(folder: Path, languages: tuple[str, ...] = ("en", "ko"
                 workspace.chat.send(REAL_QUESTION[language])
                 pump(lambda: not workspace.chat.running and workspace.chat.turn_views()[-1].result is not None,
                      REAL_TURN_SECONDS)
-                workspace.side.setCurrentWidget(workspace.sources)
+                open_last_citation(workspace)
                 saved.append(save(window, folder / f"real-{language}.png"))
             finally:
                 window.idle.stop()

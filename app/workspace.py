@@ -95,9 +95,11 @@ class Workspace(QWidget):
             self.profile.reload()
             self.patients.refresh_titles()
 
-    def show_citation(self, number: int) -> None:
+    def show_citation(self, number: int, sentence: str = "") -> None:
+        """Source `number` in the Sources tab, with `sentence` (the source sentence that
+        backs the cited statement) highlighted and scrolled into view."""
         self.side.setCurrentWidget(self.sources)
-        self.sources.scroll_to(number)
+        self.sources.scroll_to(number, sentence)
 
     def show_turn(self, result: dict) -> None:
         """Show the sources and trace of an earlier turn (history)."""

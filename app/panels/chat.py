@@ -5,6 +5,12 @@ order: Status → NodeStarted/NodeFinished → Alerts (before any token) → Sou
 Done(result); `AnswerReplaced` swaps the shown draft for another, so one answer shows.
 Tokens are buffered and the answer is re-rendered as Markdown at most every
 `RENDER_INTERVAL_MS`, so a fast model cannot flood the event loop.
+
+Everything the engine says around the answer is shown in the UI's language: alert bodies
+(the engine gives them in both languages; a question in the other language also gets its
+own), progress lines and step names (app.engine_messages). Under a finished answer, a note
+says when the support check left sentences out or a statement is not matched to a source;
+each `[n]` opens its source with the sentence that backs that statement highlighted.
 """
 
 from __future__ import annotations
@@ -18,11 +24,15 @@ from PySide6.QtGui import QGuiApplication, QInputMethodEvent, QKeyEvent
 from PySide6.QtWidgets import (QFrame, QLabel, QPlainTextEdit, QPushButton, QScrollArea, QSizePolicy,
                                QVBoxLayout, QWidget)
 
-from app.citations import citation_number, link_citations
+from app.citations import citation_target, link_citations
+from app.engine_messages import alert_message, status_text, step_name, with_host
 from app.errors import show_error, user_message
+from app.i18n import current_language
 from app.panels.widgets import RichTextCard, escape, hbox, heading, muted, vbox
 from app.workers import EngineRunner, retire
 from engine.events import Alerts, AnswerReplaced, Done, Event, NodeStarted, Sources, Status, Token
+
+DEFAULT_SUPPORT_THRESHOLD = 0.6
 
 RENDER_INTERVAL_MS = 50
 PROGRESS_INTERVAL_MS = 1000
@@ -36,6 +46,28 @@ ALERT_STYLES = {
 def alert_level(alert: dict) -> str:
     kind = str(alert.get("kind", "")).lower()
     return "emergency" if kind in EMERGENCY_KINDS or alert.get("severity") == "emergency" else "caution"
+
+
+def text_language(text: str) -> str:
+    return "ko" if any("\uac00" <= ch <= "\ud7a3" for ch in text) else "en"
+
+
+def support_findings(result: dict, threshold: float = DEFAULT_SUPPORT_THRESHOLD) -> dict:
+    """What the support check found about a finished answer: `dropped` (sentences it left
+    out), `weak` (shown sourced sentences under the threshold or without a source) and
+    `unchecked` (an answer that no support check looked at: plain `llm` mode, or the
+    model writing with the check switched off)."""
+    trace = result.get("trace") or {}
+    records = trace.get("support") or result.get("sentences") or []
+    sourced = [r for r in records if r.get("kind") == "sourced"]
+    answer = str(result.get("answer") or "")
+    dropped = [r for r in sourced if r.get("source") is None and str(r.get("text") or "") not in answer]
+    weak = [r for r in sourced if r not in dropped
+            and (r.get("source") is None or r.get("support") is None or float(r["support"]) < threshold)]
+    unchecked = bool(answer.strip()) and not records and not trace.get("cache_hit") \
+        and not trace.get("cancelled") and not trace.get("llm_unavailable") \
+        and (trace.get("mode") == "llm" or bool(result.get("sources")))
+    return {"dropped": dropped, "weak": weak, "unchecked": unchecked}
 
 
 @dataclass
@@ -75,12 +107,18 @@ class AnswerProgress:
 class AlertBanner(RichTextCard):
     """One alert: emergencies in red with what to do now, allergy/interaction in amber."""
 
-    def __init__(self, alert: dict, parent: QWidget | None = None):
+    def __init__(self, alert: dict, parent: QWidget | None = None, question_language: str | None = None):
         level = alert_level(alert)
         super().__init__(f"alert_{level}", f"{ALERT_STYLES[level]} border-radius: 6px;", parent)
         self.level = level
         heading = self.tr("Emergency") if level == "emergency" else self._caution_heading(alert)
-        lines = [f"<b>{escape(heading)}</b>", escape(alert.get("message", ""))]
+        self.message = alert_message(alert)
+        lines = [f"<b>{escape(heading)}</b>", escape(self.message)]
+        # A question in the other language (a patient's own words) also gets the alert in
+        # that language, for whoever reads it with the clinician.
+        asked = alert_message(alert, question_language) if question_language else ""
+        if question_language and question_language != current_language() and asked and asked != self.message:
+            lines.append(f"<span style='color:#5d4037'>{escape(asked)}</span>")
         action = alert.get("action") or alert.get("what_to_do")
         if not action and level == "emergency":
             action = self.tr("Call emergency services (119) or go to the nearest emergency department now.")
@@ -103,12 +141,14 @@ class AlertBanner(RichTextCard):
 class TurnView(QFrame):
     """One question and its answer."""
 
-    citation_clicked = Signal(int)
+    citation_clicked = Signal(int, str)   # source number, the source sentence backing the cited one
     activated = Signal(dict)   # the finished turn, to show its sources and trace again
 
-    def __init__(self, question: str, parent: QWidget | None = None):
+    def __init__(self, question: str, parent: QWidget | None = None,
+                 support_threshold: float = DEFAULT_SUPPORT_THRESHOLD):
         super().__init__(parent)
         self.setObjectName("turnView")
+        self.support_threshold = support_threshold
         self.question = QLabel(question, wordWrap=True, objectName="question")
         self.question.setTextFormat(Qt.TextFormat.PlainText)
         self.question.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -121,13 +161,17 @@ class TurnView(QFrame):
         self.answer.setOpenExternalLinks(False)
         self.answer.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         self.answer.linkActivated.connect(self._link)
+        self.support_note = QLabel(wordWrap=True, objectName="supportNote")
+        self.support_note.setStyleSheet("background: #fff8e1; border-left: 4px solid #f9a825; color: #5d4037;"
+                                        " padding: 4px 8px;")
+        self.support_note.hide()
         self.status = QLabel(objectName="turnStatus")
         self.status.setStyleSheet("color: #616161;")
         self.copy_button = QPushButton(self.tr("Copy"), objectName="copyAnswer")
         self.copy_button.setEnabled(False)
         self.copy_button.clicked.connect(self.copy)
 
-        vbox(self.question, self.alerts_box, self.answer, hbox((self.status, 1), self.copy_button),
+        vbox(self.question, self.alerts_box, self.answer, self.support_note, hbox((self.status, 1), self.copy_button),
              parent=self, margins=(4, 8, 4, 8))
 
         self.text = ""
@@ -181,8 +225,9 @@ class TurnView(QFrame):
             if widget is not None:
                 retire(widget)
         ordered = sorted(self.alerts, key=lambda a: 0 if alert_level(a) == "emergency" else 1)
+        language = text_language(self.question.text())
         for alert in ordered:
-            self.alerts_box.addWidget(AlertBanner(alert, self))
+            self.alerts_box.addWidget(AlertBanner(alert, self, language))
 
     def set_sources(self, sources: list[dict]) -> None:
         self.sources = list(sources)
@@ -209,7 +254,28 @@ class TurnView(QFrame):
 
     def render(self) -> None:
         self._dirty = False
-        self.answer.setText(link_citations(self.text, len(self.sources)))
+        self.answer.setText(link_citations(self.text, len(self.sources), self.sentence_records()))
+
+    def sentence_records(self) -> list[dict]:
+        """The finished answer's sentences with what backs each (trace.support), or []."""
+        if self.result is None:
+            return []
+        trace = self.result.get("trace") or {}
+        return list(trace.get("support") or self.result.get("sentences") or [])
+
+    def show_support(self, result: dict) -> None:
+        """The note under the answer when not every statement is backed by a source."""
+        findings = support_findings(result, self.support_threshold)
+        notes = []
+        if findings["dropped"]:
+            notes.append(self.tr("Sentences left out of this answer because no source supported them: %n "
+                                 "(see the Trace tab).", "", len(findings["dropped"])))
+        if findings["weak"]:
+            notes.append(self.tr("Some statements could not be matched to a source: check them."))
+        if findings["unchecked"]:
+            notes.append(self.tr("No statement of this answer was checked against a source: check them."))
+        self.support_note.setText(" ".join(notes))
+        self.support_note.setVisible(bool(notes))
 
     def finish(self, result: dict) -> None:
         self._timer.stop()
@@ -220,6 +286,7 @@ class TurnView(QFrame):
         if result.get("alerts") is not None and result.get("alerts") != self.alerts:
             self.set_alerts(result.get("alerts") or [])
         self.render()
+        self.show_support(result)
         trace = result.get("trace") or {}
         notes = []
         if trace.get("cancelled"):
@@ -231,7 +298,7 @@ class TurnView(QFrame):
             where = answered["host"] if answered["remote"] else self.tr("this desktop")
             notes.append(self.tr("Answered by %1 on %2.").replace("%1", answered["model"]).replace("%2", where))
             if answered.get("fallback_reason"):
-                notes.append(str(answered["fallback_reason"]))
+                notes.append(with_host(str(answered["fallback_reason"])))
         if self.progress is not None and self.progress.tokens and not trace.get("cancelled"):
             notes.append(self.tr("%n tokens in %1 s.", "", self.progress.tokens)
                          .replace("%1", f"{self.progress.waited():.0f}"))
@@ -250,11 +317,20 @@ class TurnView(QFrame):
         QGuiApplication.clipboard().setText(self.text)
 
     def _link(self, url: str) -> None:
-        number = citation_number(url)
-        if number is not None:
-            if self.result is not None:
-                self.activated.emit(self.result)
-            self.citation_clicked.emit(number)
+        target = citation_target(url)
+        if target is None:
+            return
+        number, index = target
+        if self.result is not None:
+            self.activated.emit(self.result)
+        self.citation_clicked.emit(number, self.backing_sentence(index))
+
+    def backing_sentence(self, index: int | None) -> str:
+        """The source sentence that backs answer sentence `index` (the support check's best)."""
+        records = self.sentence_records()
+        if index is None or not 0 <= index < len(records):
+            return ""
+        return str(records[index].get("source_sentence") or "")
 
     def mousePressEvent(self, event) -> None:  # noqa: N802  (Qt override)
         if self.result is not None:
@@ -295,7 +371,7 @@ class ChatPanel(QWidget):
     turn_event = Signal(object)      # every engine event, for the trace panel
     sources_received = Signal(list)
     turn_finished = Signal(dict)     # the Done result
-    citation_clicked = Signal(int)
+    citation_clicked = Signal(int, str)
     turn_activated = Signal(dict)
     busy_changed = Signal(bool)
     question_sent = Signal(object, str)   # session id (or None), the question: before the turn runs
@@ -392,7 +468,7 @@ class ChatPanel(QWidget):
 
     def _add_turn(self, question: str) -> TurnView:
         self.placeholder.hide()
-        view = TurnView(question)
+        view = TurnView(question, support_threshold=self._support_threshold())
         view.citation_clicked.connect(self.citation_clicked)
         view.activated.connect(self.turn_activated)
         self.turns.insertWidget(self.turns.count() - 1, view)
@@ -431,6 +507,10 @@ class ChatPanel(QWidget):
                             on_error=self._on_error, on_finished=self._on_finished)
         self._scroll_to_end()
 
+    def _support_threshold(self) -> float:
+        answer = getattr(getattr(self._engine, "settings", None), "answer", None)
+        return float(getattr(answer, "support_threshold", DEFAULT_SUPPORT_THRESHOLD))
+
     def _max_answer_tokens(self) -> int | None:
         llm = getattr(getattr(self._engine, "settings", None), "llm", None)
         return getattr(llm, "max_answer_tokens", None)
@@ -456,9 +536,9 @@ class ChatPanel(QWidget):
             return
         self.turn_event.emit(event)
         if isinstance(event, Status):
-            self.status.setText(self._status_text(event.message))
+            self.status.setText(status_text(event.message))
         elif isinstance(event, NodeStarted):
-            self.status.setText(self.tr("Step: %1").replace("%1", event.node.replace("_", " ")))
+            self.status.setText(self.tr("Step: %1").replace("%1", step_name(event.node)))
         elif isinstance(event, Alerts):
             turn.set_alerts(event.alerts)
         elif isinstance(event, Sources):
@@ -468,11 +548,6 @@ class ChatPanel(QWidget):
             turn.finish(event.result)
             self.turn_finished.emit(event.result)
             self._scroll_to_end()
-
-    def _status_text(self, message: str) -> str:
-        known = {"Loading the language model…": self.tr("Loading the language model…"),
-                 "Preparing the answer…": self.tr("Preparing the answer…")}
-        return known.get(message, message)
 
     def _on_error(self, exc: BaseException) -> None:
         if self._turn is not None:

@@ -1,11 +1,17 @@
 """The documents an answer used: number, score, title/focus, passage, URL and licence.
 
 URLs are shown as selectable text, not links: the app never opens a network location.
+A citation clicked in the answer opens its source here with the source sentence that
+backs the cited statement highlighted (the support check's best match) and scrolled into
+view; the highlight stays until another citation is opened.
 """
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from app.panels.widgets import RichTextCard, escape, muted, vbox
@@ -17,6 +23,41 @@ HIGHLIGHT_MS = 1500
 PASSAGE_KEYS = ("passage", "text", "snippet", "content")
 PREVIEW_CHARS = 280
 TOGGLE_LINK = "passage:toggle"
+SENTENCE_COLOUR = "#fff176"
+SENTENCE_MARGIN_PX = 48
+
+
+def locate(passage: str, sentence: str) -> tuple[int, int] | None:
+    """Where `sentence` (a passage sentence as the support check saw it: whitespace joined,
+    a bullet list joined to its lead-in as "Lead: a; b.") lies in `passage`, or None."""
+    sentence = " ".join(sentence.split())
+    if not sentence:
+        return None
+    found = passage.find(sentence)
+    if found >= 0:
+        return found, found + len(sentence)
+    flat, offsets = [], []
+    for index, char in enumerate(passage):
+        if char.isspace():
+            if not flat or flat[-1] == " ":
+                continue
+            char = " "
+        flat.append(char)
+        offsets.append(index)
+    text = "".join(flat)
+
+    def span(start: int, length: int) -> tuple[int, int]:
+        return offsets[start], offsets[start + length - 1] + 1
+
+    found = text.find(sentence)
+    if found >= 0:
+        return span(found, len(sentence))
+    parts = [part for part in re.split(r": |; ", sentence.rstrip(".")) if part]
+    start = text.find(parts[0]) if parts else -1
+    if start < 0:
+        return None
+    end = text.find(parts[-1], start) if len(parts) > 1 else -1
+    return span(start, (end + len(parts[-1]) if end >= 0 else start + len(parts[0])) - start)
 
 
 def preview(text: str, limit: int = PREVIEW_CHARS) -> str:
@@ -41,6 +82,7 @@ class SourceCard(RichTextCard):
         self.source = source
         self.passage = str(next((source[key] for key in PASSAGE_KEYS if source.get(key)), "")).strip()
         self.expanded = False
+        self.marked: tuple[int, int] | None = None
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
                                            | Qt.TextInteractionFlag.LinksAccessibleByMouse)
         self.label.setOpenExternalLinks(False)
@@ -62,7 +104,7 @@ class SourceCard(RichTextCard):
                          f" · {escape(source.get('doc_id', ''))}</span>")
         if self.passage:
             shown = self.passage if self.expanded else preview(self.passage)
-            text = escape(shown).replace("\n", "<br>")
+            text = self._passage_markup(shown)
             if shown != self.passage or self.expanded:
                 link = self.tr("Show less") if self.expanded else self.tr("Show the whole passage")
                 text += f" <a href='{TOGGLE_LINK}'>{escape(link)}</a>"
@@ -74,6 +116,45 @@ class SourceCard(RichTextCard):
         parts.append(f"<i style='color:#546e7a'>{escape(licence_label)}: "
                      f"{escape(' — '.join(part for part in (licence, attribution) if part))}</i>")
         self.set_markup("<br>".join(parts))
+
+    def _passage_markup(self, shown: str) -> str:
+        def markup(part: str) -> str:
+            return escape(part).replace("\n", "<br>")
+
+        if self.marked is None or self.marked[1] > len(shown):
+            return markup(shown)
+        start, end = self.marked
+        return (markup(shown[:start]) + f"<span style='background-color:{SENTENCE_COLOUR}'>"
+                + markup(shown[start:end]) + "</span>" + markup(shown[end:]))
+
+    def mark_sentence(self, sentence: str) -> bool:
+        """Highlight `sentence` in the passage (opening the whole passage when it lies past
+        the preview); with "" or a sentence not found, clear the highlight. True if found."""
+        self.marked = locate(self.passage, sentence) if sentence else None
+        if self.marked is not None and not self.expanded and self.marked[1] > len(preview(self.passage)):
+            self.expanded = True
+        self._render()
+        return self.marked is not None
+
+    def marked_text(self) -> str:
+        return self.passage[self.marked[0]:self.marked[1]] if self.marked else ""
+
+    def marked_offset(self) -> int:
+        """Vertical position of the highlighted sentence inside the card, in pixels."""
+        if self.marked is None:
+            return 0
+        document = QTextDocument()
+        document.setDefaultFont(self.label.font())
+        document.setDocumentMargin(0)
+        document.setHtml(self.label.text())
+        document.setTextWidth(max(1, self.label.width()))
+        at = document.toPlainText().find(" ".join(self.marked_text().split())[:40])
+        if at < 0:
+            return 0
+        block = document.findBlock(at)
+        top = document.documentLayout().blockBoundingRect(block).top()   # lays the block out first
+        line = block.layout().lineForTextPosition(at - block.position())
+        return self.label.y() + int(top + (line.y() if line.isValid() else 0))
 
     def toggle_passage(self) -> None:
         self.expanded = not self.expanded
@@ -93,6 +174,7 @@ class SourcesPanel(QWidget):
         self.setObjectName("sourcesPanel")
         self.cards: list[SourceCard] = []
         self.highlighted: int | None = None
+        self.marked: tuple[int, str] | None = None   # the source number and its highlighted sentence
         self.body = QWidget()
         self.list = QVBoxLayout(self.body)
         self.list.setSpacing(8)
@@ -125,19 +207,42 @@ class SourcesPanel(QWidget):
             retire(card)
         self.cards = []
         self.highlighted = None
+        self.marked = None
         self.empty.show()
 
-    def scroll_to(self, number: int) -> bool:
-        """Bring source `number` into view and highlight it briefly."""
+    def scroll_to(self, number: int, sentence: str = "") -> bool:
+        """Bring source `number` into view and highlight it briefly; with `sentence` (the
+        source sentence that backs the cited statement), highlight that sentence and bring
+        it into view (it stays highlighted until another citation is opened)."""
         card = next((c for c in self.cards if c.number == number), None)
         if card is None:
             return False
         self._clear_highlight()
-        self.scroll.ensureWidgetVisible(card, 0, 8)
+        for other in self.cards:
+            if other is not card and other.marked is not None:
+                other.mark_sentence("")
+        marked = card.mark_sentence(sentence)
         card.highlight(True)
         self.highlighted = number
+        self.marked = (number, card.marked_text()) if marked else None
         self._unhighlight.start()
+        self._bring_into_view(card)
+        # Once the layout has caught up with an opened passage, again.
+        QTimer.singleShot(0, self, lambda: self._bring_into_view(card))
         return True
+
+    def _bring_into_view(self, card: SourceCard) -> None:
+        if card not in self.cards:
+            return
+        self.body.layout().activate()
+        if card.marked is None:
+            self.scroll.ensureWidgetVisible(card, 0, 8)
+            return
+        y = card.y() + card.marked_offset()
+        bar, height = self.scroll.verticalScrollBar(), self.scroll.viewport().height()
+        if not bar.value() + SENTENCE_MARGIN_PX <= y <= bar.value() + height - SENTENCE_MARGIN_PX:
+            # The sentence a quarter down the view, with what comes before it above.
+            bar.setValue(max(0, y - height // 4))
 
     def _clear_highlight(self) -> None:
         for card in self.cards:

@@ -1,16 +1,19 @@
 """Why the answer looks the way it does: nodes with timings, retrieval and quality figures,
-tokens against the budget, and the pipeline graph with this turn's path marked."""
+tokens against the budget, what the support check found (how many sentences it backed,
+and each sentence it left out with why), and the pipeline graph with this turn's path
+marked."""
 
 from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, QT_TRANSLATE_NOOP, Qt
 from PySide6.QtGui import QColor, QFontDatabase
 from PySide6.QtWidgets import (QFormLayout, QGroupBox, QHeaderView, QLabel, QPlainTextEdit, QProgressBar,
                                QTableWidget, QTableWidgetItem, QWidget)
 
-from app.panels.widgets import vbox
+from app.engine_messages import reason_text, step_name
+from app.panels.widgets import escape, vbox
 from engine.events import Done, Event, NodeFinished, NodeStarted
 
 EDGE = re.compile(r"^\s*([A-Za-z_][\w]*)\s*-[-.]+>(?:\|[^|]*\|)?\s*([A-Za-z_][\w]*)")
@@ -18,6 +21,25 @@ DECLARATION = re.compile(r"^\s*([A-Za-z_][\w]*)\s*[\[(]")
 RAN = QColor("#c8e6c9")
 STEP_ROW_PX = 20
 MERMAID_LINES = 5
+DROPPED_SHOWN = 4
+# Engine values the figures show, by their stable engine names (translated when shown).
+VALUE_NAMES = {
+    "agent": QT_TRANSLATE_NOOP("TraceValues", "agent"),
+    "llm": QT_TRANSLATE_NOOP("TraceValues", "plain model (llm)"),
+    "simple": QT_TRANSLATE_NOOP("TraceValues", "simple"),
+    "moderate": QT_TRANSLATE_NOOP("TraceValues", "moderate"),
+    "complex": QT_TRANSLATE_NOOP("TraceValues", "complex"),
+    "grounding": QT_TRANSLATE_NOOP("TraceValues", "grounding"),
+    "completeness": QT_TRANSLATE_NOOP("TraceValues", "completeness"),
+    "accuracy": QT_TRANSLATE_NOOP("TraceValues", "accuracy"),
+    "overall": QT_TRANSLATE_NOOP("TraceValues", "overall"),
+}
+
+
+def value_name(value: object) -> str:
+    source = VALUE_NAMES.get(value) if isinstance(value, str) else None
+    return QCoreApplication.translate("TraceValues", source) if source else _figure(value)
+DROPPED_CHARS = 220
 RUNNING = QColor("#fff9c4")
 
 
@@ -76,14 +98,22 @@ class TracePanel(QWidget):
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             self.values[key] = value
             self.summary.addRow(label, value)
+        self.support_summary = QLabel("–", objectName="traceSupport", wordWrap=True)
+        self.dropped = QLabel(objectName="traceDropped", wordWrap=True)
+        self.dropped.setTextFormat(Qt.TextFormat.RichText)
+        self.dropped.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.dropped.setStyleSheet("color: #5d4037;")
+        self.dropped.hide()
         # The figures go in a label under the bar, not inside it: styles draw a bar's text
         # over the edge of its fill, where it is hard to read.
         self.tokens = QProgressBar(objectName="tokenBudget", minimum=0, maximum=1, textVisible=False)
         self.tokens.setFixedHeight(8)
         self.tokens_text = QLabel("–", objectName="tokenBudgetText", wordWrap=True)
         self.summary.addRow(self.tr("Tokens / budget"), vbox(self.tokens, self.tokens_text))
+        self.summary.addRow(self.tr("Support check"), vbox(self.support_summary, self.dropped))
         figures = QGroupBox(self.tr("This answer"))
         figures.setLayout(self.summary)
+
 
         self.steps = QTableWidget(0, 3, objectName="traceSteps")
         self.steps.setHorizontalHeaderLabels([self.tr("Step"), self.tr("ms"), self.tr("Runs")])
@@ -120,7 +150,9 @@ class TracePanel(QWidget):
                 return row
         row = self.steps.rowCount()
         self.steps.insertRow(row)
-        self.steps.setItem(row, 0, QTableWidgetItem(node))
+        item = QTableWidgetItem(node)
+        item.setToolTip(step_name(node))   # the id matches the graph below; the tooltip says it in words
+        self.steps.setItem(row, 0, item)
         self.steps.setItem(row, 1, QTableWidgetItem(""))
         self.steps.setItem(row, 2, QTableWidgetItem(""))
         return row
@@ -142,6 +174,7 @@ class TracePanel(QWidget):
         self.tokens.setMaximum(1)
         self.tokens.setValue(0)
         self.tokens_text.setText("–")
+        self.show_support([], "")
 
     def on_event(self, event: Event) -> None:
         if isinstance(event, NodeStarted):
@@ -161,12 +194,13 @@ class TracePanel(QWidget):
     def show_result(self, result: dict, budget: int | None = None) -> None:
         trace = result.get("trace") or {}
         for key in ("mode", "model", "cache_hit", "query_complexity", "dynamic_k", "iterations", "quality_score"):
-            self.values[key].setText(_figure(trace.get(key)))
+            self.values[key].setText(value_name(trace.get(key)))
         self.values["searched"].setText(str(trace.get("query_en") or trace.get("retrieval_query") or "–"))
         judgement = trace.get("judgement") or trace.get("quality") or {}
         if isinstance(judgement, dict) and judgement:
             shown = {k: v for k, v in judgement.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
-            self.values["judgement"].setText(", ".join(f"{k} {v:.2f}" for k, v in shown.items()) or "–")
+            self.values["judgement"].setText(", ".join(f"{value_name(k)} {v:.2f}" for k, v in shown.items()) or "–")
+        self.show_support(trace.get("support") or result.get("sentences") or [], str(result.get("answer") or ""))
         timings = trace.get("timings_ms") or {}
         total = timings.get("total", sum(v for v in timings.values() if isinstance(v, (int, float))))
         self.values["total_ms"].setText(f"{total:.0f}" if timings else "–")
@@ -189,6 +223,38 @@ class TracePanel(QWidget):
         else:
             self.tokens_text.setText(str(used))
 
+    def show_support(self, records: list[dict], answer: str) -> None:
+        """How many of the answer's sourced sentences the support check backed, and each
+        sentence it left out (text, why, best score), so removed sentences are visible."""
+        sourced = [r for r in records if r.get("kind") == "sourced"]
+        dropped = [r for r in sourced if r.get("source") is None and str(r.get("text") or "") not in answer]
+        if not sourced:
+            self.support_summary.setText("–")
+        else:
+            backed = sum(1 for r in sourced if r.get("source") is not None)
+            text = self.tr("%1 of %2 sentences backed by a source").replace("%1", str(backed)).replace(
+                "%2", str(len(sourced)))
+            if dropped:
+                text += " · " + self.tr("%n left out of the answer:", "", len(dropped))
+            self.support_summary.setText(text)
+        items = []
+        for record in dropped[:DROPPED_SHOWN]:
+            why = reason_text(str(record.get("reason") or ""))
+            score = record.get("support")
+            figure = ""
+            if isinstance(score, (int, float)):
+                figure = " (" + self.tr("best match %1").replace("%1", f"{float(score):.2f}") + ")"
+            text = str(record.get("text") or "")
+            text = text if len(text) <= DROPPED_CHARS else text[:DROPPED_CHARS].rstrip() + "…"
+            items.append(f"• “{escape(text)}” — <i>{escape(why)}</i>{escape(figure)}")
+        if len(dropped) > DROPPED_SHOWN:
+            items.append(escape(self.tr("… and %n more (point at this list to see them all).", "",
+                                        len(dropped) - DROPPED_SHOWN)))
+        self.dropped.setText("<br>".join(items))
+        self.dropped.setToolTip("\n".join(f"• {r.get('text', '')} — {reason_text(str(r.get('reason') or ''))}"
+                                           for r in dropped) if len(dropped) > DROPPED_SHOWN else "")
+        self.dropped.setVisible(bool(items))
+
 
 def _budget_total(budget: object) -> int | None:
     if isinstance(budget, (int, float)):
@@ -197,3 +263,4 @@ def _budget_total(budget: object) -> int | None:
         if isinstance(budget.get("total"), (int, float)):
             return int(budget["total"])
     return None
+

@@ -3,6 +3,9 @@
 Only one answer is ever printed: on a terminal the draft streams as it is written and a
 draft that a corrective round replaces is erased; into a pipe or file only the final
 answer is written, once the turn is done. `--json` prints the final turn only.
+Alerts are printed first, one `[kind] message` line each; the answer opens with the same
+texts (an emergency's guidance, the conflict alerts), so they are not printed twice: a
+message that only states an emergency prints its guidance once, as the alert line.
 """
 
 from __future__ import annotations
@@ -40,33 +43,58 @@ class LiveAnswer:
         self.stream = stream
         self.live = stream.isatty() if live is None else live
         self.text = ""
+        self.shown = ""
+        self.printed: list[str] = []
+
+    def already_printed(self, message: str) -> None:
+        """`message` is on screen already (an alert line): the answer's copy of it at its
+        start is not printed again."""
+        if message.strip():
+            self.printed.append(message.strip())
+
+    def visible(self, text: str) -> str:
+        """`text` without the leading blocks that repeat printed alert messages."""
+        rest = text.lstrip()
+        while True:
+            head = next((m for m in self.printed if rest.startswith(m)), None)
+            if head is None:
+                return rest
+            rest = rest[len(head):].lstrip()
 
     def append(self, piece: str) -> None:
         self.text += piece
-        if self.live:
-            self.stream.write(piece)
-            self.stream.flush()
+        self._show(self.visible(self.text))
 
     def replace(self, text: str) -> None:
-        if self.live:
-            self._erase()
-            self.stream.write(text)
-            self.stream.flush()
         self.text = text
+        self._show(self.visible(text))
+
+    def _show(self, visible: str) -> None:
+        if self.live:
+            if visible.startswith(self.shown):
+                self.stream.write(visible[len(self.shown):])
+            else:
+                self._erase()
+                self.stream.write(visible)
+            self.stream.flush()
+        self.shown = visible
 
     def finish(self, final: str) -> None:
+        visible = self.visible(final)
         if not self.live:
-            self.stream.write(final)
-        elif final != self.text:
-            self.replace(final)
-        self.text = final
-        self.stream.write("\n")
+            self.stream.write(visible)
+        elif visible != self.shown:
+            self._erase()
+            self.stream.write(visible)
+        self.text, self.shown = final, visible
+        if visible:
+            self.stream.write("\n")
         self.stream.flush()
 
     def _erase(self) -> None:
-        if not self.text:
+        if not self.shown:
             return
-        rows = display_rows(self.text, shutil.get_terminal_size().columns)
+        rows = display_rows(self.shown, shutil.get_terminal_size().columns)
         self.stream.write("\r" + (f"\x1b[{rows - 1}A" if rows > 1 else "") + "\x1b[J")
 
 
@@ -86,6 +114,7 @@ def run(args) -> int:
             if isinstance(event, Alerts):
                 for alert in event.alerts:
                     print(f"[{alert.get('kind', 'alert')}] {alert.get('message', '')}", flush=True)
+                    shown.already_printed(str(alert.get("message") or ""))
             elif isinstance(event, Token):
                 shown.append(event.text)
             elif isinstance(event, AnswerReplaced):

@@ -71,14 +71,28 @@ class _Entry:
 
 
 def conflicts(profile: dict | None, slots: dict | None, language: str | None = None) -> list[dict]:
-    """Alerts `{"kind", "drug", "because", "message", "severity"}` for the new message.
+    """Alerts `{"kind", "drug", "because", "message", "messages", "severity"}` for the new message.
 
-    `language` ("ko"/"en") picks the message language; by default Korean when the new
-    message's items were written in Korean.
+    `language` ("ko"/"en") picks the language of `message` and `because`; by default Korean
+    when the new message's items were written in Korean. `messages` holds the message in
+    both languages (`{"en": ..., "ko": ...}`), so a reader in the other language (the
+    desktop app's UI language) gets it in theirs.
     """
     profile, slots = profile or {}, slots or {}
-    knowledge = load_knowledge()
     language = language or ("ko" if _written_in_korean(slots) else "en")
+    by_language = {code: _alerts(profile, slots, code) for code in LANGUAGES}
+    alerts = by_language[language]
+    for index, alert in enumerate(alerts):
+        alert["messages"] = {code: found[index]["message"] for code, found in by_language.items()}
+    return _unique(alerts)
+
+
+LANGUAGES = ("en", "ko")
+
+
+def _alerts(profile: dict, slots: dict, language: str) -> list[dict]:
+    """Every alert in one language (the same alerts in the same order for each language)."""
+    knowledge = load_knowledge()
     drugs = _entries(profile, slots, "medications")
     allergies = _entries(profile, slots, "allergies")
     conditions = _entries(profile, slots, "conditions") + _entries(profile, slots, "symptoms") + _states(profile, slots)
@@ -86,7 +100,7 @@ def conflicts(profile: dict | None, slots: dict | None, language: str | None = N
     alerts += _allergy_alerts(knowledge, drugs, allergies, language)
     alerts += _interaction_alerts(knowledge, drugs, language)
     alerts += _contraindication_alerts(knowledge, drugs, conditions, language)
-    return _unique(alerts)
+    return alerts
 
 
 def _written_in_korean(slots: dict) -> bool:

@@ -298,6 +298,17 @@ def triage(text: str) -> dict:
     return {"emergency": category is not None, "category": category, "message": MESSAGES[language][category]}
 
 
+def guidance_messages(category: str | None, *, resembles: bool = False) -> dict[str, str]:
+    """The guidance for `category` in every language (`{"en": ..., "ko": ...}`), opened by
+    the "resembles an emergency" sentence for a similarity match; {} for an unknown category."""
+    from engine.clinical.similar_emergencies import RESEMBLES
+
+    if category is None or category not in MESSAGES["en"]:
+        return {}
+    return {language: (RESEMBLES[language] if resembles else "") + messages[category]
+            for language, messages in MESSAGES.items()}
+
+
 def red_flag(text: str) -> str | None:
     """The most urgent red-flag category in `text`, or None."""
     for rule in RULES[:3]:

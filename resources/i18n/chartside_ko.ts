@@ -31,6 +31,34 @@
         <source>Font</source>
         <translation>글꼴</translation>
     </message>
+    <message>
+        <source>writing answers: the question, the patient facts on file, earlier turns of the conversation and the retrieved passages</source>
+        <translation>답변 작성: 질문, 기록된 환자 정보, 이 대화의 이전 내용, 검색된 문단</translation>
+    </message>
+    <message>
+        <source>classifying questions: the question</source>
+        <translation>질문 분류: 질문</translation>
+    </message>
+    <message>
+        <source>checking answers: the question, the answer and the retrieved passages</source>
+        <translation>답변 검토: 질문, 답변, 검색된 문단</translation>
+    </message>
+    <message>
+        <source>summaries: earlier turns of the conversation and long passages</source>
+        <translation>요약: 이 대화의 이전 내용과 긴 문단</translation>
+    </message>
+    <message>
+        <source>Everything else stays on this computer; patient data is stored only in the encrypted store.</source>
+        <translation>그 밖의 모든 것은 이 컴퓨터에 남으며, 환자 정보는 암호화된 저장소에만 저장됩니다.</translation>
+    </message>
+    <message>
+        <source>When the server fails, this computer&apos;s model answers.</source>
+        <translation>서버에 문제가 생기면 이 컴퓨터의 모델이 답합니다.</translation>
+    </message>
+    <message>
+        <source>A medical-knowledge assistant. A clinic model server is enabled (Settings → Models), so some data leave this computer: what the model prompts hold is sent to %1 for</source>
+        <translation>의학 지식 도우미입니다. 병원 모델 서버가 켜져 있어(설정 → 모델) 일부 데이터가 이 컴퓨터 밖으로 나갑니다. 다음 작업에서 모델 프롬프트에 담긴 내용이 %1(으)로 전송됩니다:</translation>
+    </message>
 </context>
 <context>
     <name>AlertBanner</name>
@@ -96,14 +124,6 @@
     <message>
         <source>Step: %1</source>
         <translation>단계: %1</translation>
-    </message>
-    <message>
-        <source>Loading the language model…</source>
-        <translation>언어 모델을 불러오는 중…</translation>
-    </message>
-    <message>
-        <source>Preparing the answer…</source>
-        <translation>답변을 준비하는 중…</translation>
     </message>
 </context>
 <context>
@@ -273,12 +293,63 @@
         <translation>데모에는 내보내거나 가져올 지식 베이스가 없습니다.</translation>
     </message>
     <message>
+        <source>The model server&apos;s reply was not understood.</source>
+        <translation>모델 서버의 응답을 이해할 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>The model server stopped in the middle of the answer.</source>
+        <translation>모델 서버가 답변 도중에 멈췄습니다.</translation>
+    </message>
+    <message>
+        <source>The model server sent a reply that is not valid JSON.</source>
+        <translation>모델 서버가 올바른 JSON이 아닌 응답을 보냈습니다.</translation>
+    </message>
+    <message>
+        <source>The model server answered with a redirect, which Chartside does not follow.</source>
+        <translation>모델 서버가 리디렉션으로 응답했습니다. Chartside는 리디렉션을 따르지 않습니다.</translation>
+    </message>
+    <message>
+        <source>The model server refused the access token. Set the token again in Settings → Models.</source>
+        <translation>모델 서버가 액세스 토큰을 거부했습니다. 설정 → 모델에서 토큰을 다시 설정하세요.</translation>
+    </message>
+    <message>
+        <source>The model server has no such model or address. Check the URL and model name.</source>
+        <translation>모델 서버에 해당 모델이나 주소가 없습니다. URL과 모델 이름을 확인하세요.</translation>
+    </message>
+    <message>
+        <source>The model server did not answer in time.</source>
+        <translation>모델 서버가 제시간에 응답하지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>The model server&apos;s certificate is not the clinic&apos;s. Nothing was sent.</source>
+        <translation>모델 서버의 인증서가 병원의 인증서가 아닙니다. 아무것도 보내지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>The model server cannot be reached.</source>
+        <translation>모델 서버에 연결할 수 없습니다.</translation>
+    </message>
+    <message>
         <source>The bundle file was not found. Nothing was changed.</source>
         <translation>번들 파일을 찾을 수 없습니다. 아무것도 바꾸지 않았습니다.</translation>
     </message>
     <message>
         <source>The folder to export the bundle to does not exist.</source>
         <translation>번들을 내보낼 폴더가 없습니다.</translation>
+    </message>
+</context>
+<context>
+    <name>EngineStatus</name>
+    <message>
+        <source>Preparing the answer…</source>
+        <translation>답변을 준비하는 중…</translation>
+    </message>
+    <message>
+        <source>Loading the language model…</source>
+        <translation>언어 모델을 불러오는 중…</translation>
+    </message>
+    <message>
+        <source>The language model is unavailable: answering with the alerts and retrieved passages only.</source>
+        <translation>언어 모델을 사용할 수 없어 경고와 검색된 문단만으로 답합니다.</translation>
     </message>
 </context>
 <context>
@@ -725,6 +796,49 @@
     <message>
         <source>Title:</source>
         <translation>제목:</translation>
+    </message>
+</context>
+<context>
+    <name>PipelineSteps</name>
+    <message>
+        <source>checking for emergencies and drug alerts</source>
+        <translation>응급 징후와 약물 경고 확인</translation>
+    </message>
+    <message>
+        <source>noting the patient&apos;s facts</source>
+        <translation>환자 정보 기록</translation>
+    </message>
+    <message>
+        <source>looking for an earlier answer</source>
+        <translation>이전 답변 찾기</translation>
+    </message>
+    <message>
+        <source>understanding the question</source>
+        <translation>질문 파악</translation>
+    </message>
+    <message>
+        <source>gathering the patient&apos;s context</source>
+        <translation>환자 맥락 모으기</translation>
+    </message>
+    <message>
+        <source>searching the knowledge base</source>
+        <translation>지식 베이스 검색</translation>
+    </message>
+    <message>
+        <source>writing the answer</source>
+        <translation>답변 작성</translation>
+    </message>
+    <message>
+        <source>checking the answer</source>
+        <translation>답변 검토</translation>
+    </message>
+    <message>
+        <source>deciding whether to search again</source>
+        <translation>다시 검색할지 판단</translation>
+    </message>
+    <message>
+        <source>finishing</source>
+        <translation>마무리</translation>
     </message>
 </context>
 <context>
@@ -1293,6 +1407,41 @@
     </message>
 </context>
 <context>
+    <name>SupportCheck</name>
+    <message>
+        <source>no passages</source>
+        <translation>검색된 문단이 없음</translation>
+    </message>
+    <message>
+        <source>no concept to compare across languages</source>
+        <translation>언어가 달라 비교할 개념이 없음</translation>
+    </message>
+    <message>
+        <source>negation differs from the source</source>
+        <translation>부정 표현이 출처와 다름</translation>
+    </message>
+    <message>
+        <source>too few of its words are in the source</source>
+        <translation>문장의 단어가 출처에 너무 적음</translation>
+    </message>
+    <message>
+        <source>below the support threshold</source>
+        <translation>뒷받침 점수가 기준 미만</translation>
+    </message>
+    <message>
+        <source>no matching sentence</source>
+        <translation>일치하는 출처 문장이 없음</translation>
+    </message>
+    <message>
+        <source>number %1 not in the source</source>
+        <translation>숫자 %1이(가) 출처에 없음</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not in the source</source>
+        <translation>&apos;%1&apos;이(가) 출처에 없음</translation>
+    </message>
+</context>
+<context>
     <name>TracePanel</name>
     <message>
         <source>Step</source>
@@ -1351,6 +1500,10 @@
         <translation>이 답변</translation>
     </message>
     <message>
+        <source>Support check</source>
+        <translation>근거 확인</translation>
+    </message>
+    <message>
         <source>Runs</source>
         <translation>횟수</translation>
     </message>
@@ -1365,6 +1518,65 @@
     <message>
         <source>%1 prompt + %2 answer of %3</source>
         <translation>프롬프트 %1 + 답변 %2 / %3</translation>
+    </message>
+    <message>
+        <source>%1 of %2 sentences backed by a source</source>
+        <translation>%2문장 중 %1문장이 출처로 뒷받침됨</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n left out of the answer:</source>
+        <translation>
+            <numerusform>%n문장은 답변에서 뺌:</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>best match %1</source>
+        <translation>최고 일치도 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more (point at this list to see them all).</source>
+        <translation>
+            <numerusform>… 외 %n문장 (목록에 마우스를 올리면 모두 보입니다).</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>TraceValues</name>
+    <message>
+        <source>agent</source>
+        <translation>에이전트</translation>
+    </message>
+    <message>
+        <source>plain model (llm)</source>
+        <translation>모델 단독 (llm)</translation>
+    </message>
+    <message>
+        <source>simple</source>
+        <translation>단순</translation>
+    </message>
+    <message>
+        <source>moderate</source>
+        <translation>보통</translation>
+    </message>
+    <message>
+        <source>complex</source>
+        <translation>복잡</translation>
+    </message>
+    <message>
+        <source>grounding</source>
+        <translation>근거성</translation>
+    </message>
+    <message>
+        <source>completeness</source>
+        <translation>완전성</translation>
+    </message>
+    <message>
+        <source>accuracy</source>
+        <translation>정확성</translation>
+    </message>
+    <message>
+        <source>overall</source>
+        <translation>종합</translation>
     </message>
 </context>
 <context>
@@ -1390,6 +1602,20 @@
     <message>
         <source>at most about %1 s left</source>
         <translation>남은 시간 최대 약 %1초</translation>
+    </message>
+    <message numerus="yes">
+        <source>Sentences left out of this answer because no source supported them: %n (see the Trace tab).</source>
+        <translation>
+            <numerusform>출처로 뒷받침되지 않아 이 답변에서 뺀 문장: %n개 (추적 탭 참고).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Some statements could not be matched to a source: check them.</source>
+        <translation>일부 내용은 출처와 일치하는 문장을 찾지 못했습니다. 직접 확인하세요.</translation>
+    </message>
+    <message>
+        <source>No statement of this answer was checked against a source: check them.</source>
+        <translation>이 답변의 어떤 내용도 출처와 대조하지 않았습니다. 직접 확인하세요.</translation>
     </message>
     <message>
         <source>Stopped.</source>

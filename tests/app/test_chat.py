@@ -42,7 +42,7 @@ def test_streamed_answer_with_alert_sources_and_citation(qtbot, demo_window, fak
     banners = view.findChildren(AlertBanner)
     assert [b.level for b in banners] == ["caution"] and "penicillin" in banners[0].text
     assert "penicillin-class antibiotic" in view.answer.text()
-    assert "(cite:1)" in view.answer.text()
+    assert "(cite:1:0)" in view.answer.text()
     assert len(workspace.sources.cards) == 2 == len(result["sources"])
     assert "CC BY 4.0" in workspace.sources.cards[0].text
     assert "People allergic to penicillin" in workspace.sources.cards[0].text

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import time
 from pathlib import Path
 
@@ -203,6 +204,21 @@ def test_acceptance_flow_with_the_real_engine(qtbot, ui_language, tmp_path, monk
         assert all(source["passage"].strip() for source in result["sources"]), "a source without its passage"
         shown = result["sources"][0]["passage"].split("\n")[0][:60]
         assert escape(shown) in workspace.sources.cards[0].text
+
+        # Each backed sentence's [n] opens its source with the real support check's
+        # source sentence highlighted; no [n] of a sentence the check did not back.
+        records = result["trace"]["support"]
+        cited = [(i, r) for i, r in enumerate(records) if r["kind"] == "sourced" and r["source"] is not None]
+        assert cited, records
+        index, record = cited[-1]
+        assert f"(cite:{record['source']}:{index})" in view.answer.text()
+        view.answer.linkActivated.emit(f"cite:{record['source']}:{index}")
+        assert workspace.side.currentWidget() is workspace.sources
+        assert workspace.sources.marked is not None and workspace.sources.marked[0] == record["source"]
+        card = next(c for c in workspace.sources.cards if c.number == record["source"])
+        assert " ".join(card.marked_text().split())[:40] in record["source_sentence"]
+        linked = {int(i) for i in re.findall(r"\(cite:\d+:(\d+)\)", view.answer.text())}
+        assert linked and all(records[i]["source"] is not None for i in linked)
 
         profile = workspace.profile
         qtbot.waitUntil(lambda: any(a.get("status") == "pending-confirmation"

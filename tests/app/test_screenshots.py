@@ -9,8 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QColor, QImage
 
+from app.panels.sources import SENTENCE_COLOUR
 from app.screenshot import save_all
 
 from tests.app.conftest import SCREENSHOTS
@@ -38,8 +39,17 @@ def test_cli_screenshot_contract(tmp_path):
     assert not any(p.suffix in (".db", ".sqlite", ".md", ".json") for p in home.rglob("*")), "demo wrote files"
 
 
+def colour_pixels(path: Path, colour: str) -> int:
+    image = QImage(str(path))
+    wanted = QColor(colour).rgb()
+    return sum(1 for y in range(image.height()) for x in range(image.width()) if image.pixel(x, y) == wanted)
+
+
 def test_every_main_screen_in_korean_and_english(ui_language):
     saved = save_all(SCREENSHOTS)
     assert len(saved) == 18
     for path in saved:
         assert path.stat().st_size > 5_000 and distinct_colours(path) > 8, path
+    for path in (p for p in saved if p.name.endswith("-2-chat-sources.png")):
+        # the cited sentence's source sentence, highlighted in the Sources tab
+        assert colour_pixels(path, SENTENCE_COLOUR) > 1_000, path

@@ -13,6 +13,7 @@ from engine.agent.ephemeral import empty_slots
 from engine.agent.intent import Intent, classify_by_rules, classify_with_llm
 from engine.agent.services import AgentServices
 from engine.clinical.assertion import asks_something
+from engine.clinical.red_flags import guidance_messages
 from engine.agent.state import TurnState
 from engine.errors import ChartsideError, ModelOutputError, ModelUnavailable
 from engine.events import Alerts
@@ -52,6 +53,19 @@ def emergency_alert(services: AgentServices, text: str) -> dict | None:
     alert = {"kind": "emergency", "category": verdict.get("category"), "message": verdict.get("message", "")}
     if verdict.get("detected_by"):
         alert["detected_by"] = verdict["detected_by"]
+    messages = guidance_messages(alert["category"], resembles=verdict.get("detected_by") == "similar")
+    if messages and alert["message"] in messages.values():
+        alert["messages"] = messages
+    return alert
+
+
+def in_question_language(alert: dict, language: str) -> dict:
+    """A conflict alert whose `message` is in the question's language (the language of the
+    answer it frames); `messages` keeps both for a reader in the other language."""
+    alert = dict(alert)
+    message = (alert.get("messages") or {}).get(language)
+    if message:
+        alert["message"] = message
     return alert
 
 
@@ -72,7 +86,8 @@ def triage(state: TurnState, services: AgentServices):
         slots = empty_slots()
     if services.clinical is not None and services.flags.conflict_alerts:
         profile = stored_profile(services)
-        alerts += [dict(a) for a in services.clinical.conflicts(profile if profile is not None else slots, slots)]
+        alerts += [in_question_language(a, state.language)
+                   for a in services.clinical.conflicts(profile if profile is not None else slots, slots)]
     yield Alerts(alerts)
     decisions = list(state.decisions)
     if emergency is not None:

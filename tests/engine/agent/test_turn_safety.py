@@ -215,3 +215,24 @@ def test_llm_mode_triages_first(clinical):
     assert result["trace"]["nodes"] == ["triage", "generate_answer", "store_response"]
     assert result["answer"].startswith(MESSAGES["en"]["suicidal_thoughts"])
     assert any(isinstance(e, Alerts) and e.alerts for e in events)
+
+
+@pytest.mark.parametrize("text,language", [("crushing chest pain going down my left arm", "en"),
+                                           ("가슴이 쥐어짜듯 아프고 식은땀이 나요", "ko")])
+def test_alerts_carry_their_message_in_both_languages(clinical, text, language):
+    _events, result = run(text, answer_services(clinical))
+    (alert,) = [a for a in result["alerts"] if a["kind"] == "emergency"]
+    assert alert["messages"] == {"en": MESSAGES["en"]["chest_pain"], "ko": MESSAGES["ko"]["chest_pain"]}
+    assert alert["message"] == MESSAGES[language]["chest_pain"]
+
+
+def test_a_korean_question_naming_the_drug_in_english_gets_the_korean_alert(clinical):
+    """The conflict alert frames a Korean answer: its message is in the question's language
+    even when the medicines were typed in English; `messages` keeps both."""
+    services = answer_services(clinical, "Model words [1].", "Model words [1].", "Model words [1].")
+    _events, result = run("amoxicillin 먹어도 되나요? penicillin 알레르기가 있어요. 어떻게 해야 하나요?", services)
+    conflicts = [a for a in result["alerts"] if a["kind"] == "allergy_conflict"]
+    assert conflicts, result["alerts"]
+    for alert in conflicts:
+        assert set(alert["messages"]) == {"en", "ko"}
+        assert alert["message"] == alert["messages"]["ko"] and any("\uac00" <= c <= "\ud7a3" for c in alert["message"])

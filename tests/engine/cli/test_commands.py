@@ -105,3 +105,43 @@ def test_live_answer_erases_a_replaced_draft_on_a_terminal():
     shown.finish("second")
     assert stream.getvalue() == "가나다 first\r\x1b[J" + "second\n"
     assert display_rows("가" * 50, 80) == 2 and display_rows("a\nb", 80) == 2
+
+
+class EmergencyOnlyEngine(ScriptedEngine):
+    """An Engine stand-in for a message that only states an emergency: the guidance is the
+    whole answer (as the agent answers it), after the alert that carries the same text."""
+
+    def ask(self, text, mode=None):
+        from engine.clinical.red_flags import MESSAGES
+        from engine.events import Alerts, Done, Token
+
+        guidance = MESSAGES["en"]["suicidal_thoughts"]
+        alert = {"kind": "emergency", "category": "suicidal_thoughts", "message": guidance}
+        yield Alerts([alert])
+        yield Token(guidance)
+        yield Done({"answer": guidance, "alerts": [alert], "sources": [], "trace": {"cancelled": False}})
+
+
+def test_ask_prints_the_emergency_guidance_once(capsys, monkeypatch):
+    import engine.facade
+    from engine.clinical.red_flags import MESSAGES
+
+    monkeypatch.setattr(engine.facade, "Engine", EmergencyOnlyEngine)
+    assert main(["ask", "ok, I want to kill myself"]) == 0
+    out = capsys.readouterr().out
+    assert out.count(MESSAGES["en"]["suicidal_thoughts"]) == 1
+    assert out.startswith("[emergency] ")
+
+
+def test_live_answer_leaves_out_the_alert_it_repeats_and_keeps_the_rest():
+    import io
+
+    from engine.cli.ask import LiveAnswer
+
+    stream = io.StringIO()
+    shown = LiveAnswer(stream, live=True)
+    shown.already_printed("Call 119 now.")
+    shown.append("Call 119 now.\n\n")
+    shown.append("Chest pain has many causes [1].")
+    shown.finish("Call 119 now.\n\nChest pain has many causes [1].")
+    assert stream.getvalue() == "Chest pain has many causes [1].\n"

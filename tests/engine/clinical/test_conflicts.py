@@ -70,3 +70,16 @@ def test_end_to_end_from_korean_messages_gives_korean_messages(clinical_pack):
     alerts = conflicts(profile, slots)
     assert {("allergy_conflict", "amoxicillin"), ("interaction", "ibuprofen")} <= {(a["kind"], a["drug"]) for a in alerts}
     assert all(any("\uac00" <= ch <= "\ud7a3" for ch in a["message"]) for a in alerts)
+
+
+def test_every_alert_carries_its_message_in_both_languages():
+    cases = [({"allergies": [{"name": "penicillin"}]}, {"medications": [{"name": "amoxicillin"}]}),
+             ({"medications": [{"name": "warfarin"}]}, {"medications": [{"name": "ibuprofen"}]}),
+             ({"demographics": {"pregnant": True}}, {"medications": [{"name": "losartan"}]}),
+             ({"allergies": [{"name": "penicillin"}]}, {"medications": [{"name": "cefaclor"}]})]
+    for profile, slots in cases:
+        english, korean = conflicts(profile, slots, language="en"), conflicts(profile, slots, language="ko")
+        assert english and len(english) == len(korean)
+        for en, ko in zip(english, korean):
+            assert en["messages"] == ko["messages"] == {"en": en["message"], "ko": ko["message"]}
+            assert any("\uac00" <= c <= "\ud7a3" for c in ko["message"])
