@@ -158,6 +158,9 @@ def _report(args, checkpoint, folder: Path) -> int:
         "report_command": f"chartside eval ablation --report-only --out {folder}" if args.report_only else None,
         "checkpoint": str(checkpoint.path), "service_notes": last.get("service_notes", []),
     }
+    graded = sum(1 for line in finished.values()
+                 if any("nugget_recall" in row for rows in line["results"].values() for row in rows))
+    meta["graded_conversations"] = graded or None
     files = write_report(Path(folder), summary, results, meta)
     if args.json:
         print(json.dumps({"meta": meta, "summary": summary, "files": files}, indent=2, ensure_ascii=False))
