@@ -200,7 +200,13 @@ def test_ablation_is_conversation_major_resumable_and_reports_from_the_checkpoin
     assert report.startswith("# Ablation: 3 of 3 conversations, model fake (not the default), test run")
     assert "Command: `chartside eval ablation --conversations 3 --scenarios baseline,full --out" in report
     assert "--report-only" in report and "| full |" in report
+    assert "| Nugget recall |" in report and "Selection score (circular)" in report
     written = json.loads((out / "ablation.json").read_text())
+    rows = written["turns"]["full"]
+    graded = [r for r in rows if "nugget_recall" in r]
+    assert {r["kind"] for r in graded} >= {"facts+question", "follow_up", "drug_question"}
+    assert not any("nugget_recall" in r for r in rows if r["kind"] in ("greeting", "acknowledgement", "facts"))
+    assert all("support_sentences" in r and "answer" not in r for r in graded)
     assert written["summary"]["scenarios"]["baseline"]["turns"] == 15
     paired = {(t["earlier"], t["later"]): t for t in written["summary"]["tests"]["quality"]}
     assert paired[("baseline", "full")]["n"] == 3  # conversations, not turns
@@ -256,3 +262,25 @@ def test_eta_follows_the_pace_of_the_resumed_run():
     now[0] = 120.0
     assert eta.conversation_finished("c3") == 120.0
     assert "ETA 14 min for 7 more (120 s each)" in stream.getvalue()
+
+
+def test_reference_grader_scores_nuggets_wrong_claims_support_and_reference_overlap(tmp_path):
+    from engine.agent.evaluation import ReferenceGrader, load_references
+
+    references = load_references()
+    assert len(references) == 140 and all(r["nuggets"] for r in references.values())
+    assert ("en-02-hypertension", 1) not in references and ("en-02-hypertension", 3) in references
+    assert all("reference" in r for (cid, _), r in references.items() if cid.startswith("en-"))
+    engine = fake_engine(tmp_path)
+    grader = ReferenceGrader(engine, {("c", 2): {"fact": "t/q", "nuggets": [["shak"], ["sweat"], ["confus"], ["heartbeat"]],
+                                                 "forbidden": ["is harmless"], "reference": "Shaking and sweating."}})
+    source = "Shaking and sweating are common signs of low blood sugar."
+    result = {"answer": "Shaking and sweating are common signs of low blood sugar [1].",
+              "sources": [{"doc_id": "d1", "passage": source}]}
+    graded = grader.grade("c", 2, "What are the signs?", result)
+    assert graded["nugget_recall"] == 0.5 and graded["wrong_claim"] == 0.0 and graded["fact"] == "t/q"
+    assert graded["support_sentences"] == 1 and graded["support_supported"] == 1 and graded["support_cited_ok"] == 1
+    assert 0 < graded["rouge_l"] < 1 and graded["reference_cosine"] is None  # no embedder in this engine
+    assert grader.grade("c", 2, "q", {"answer": "It is harmless."})["wrong_claim"] == 1.0
+    assert grader.grade("c", 1, "Hello", result) == {}
+    engine.close()
