@@ -36,11 +36,21 @@ def load_conversations(path: Path | None = None, limit: int | None = None) -> li
 
 
 class RecordingKnowledge:
-    """Wraps the knowledge service to remember the text of every chunk it returned."""
+    """Wraps the knowledge service to remember the text of every chunk it returned.
+
+    Every other attribute is the service's own: the answer writer reaches the sentence
+    embedder through `knowledge.retriever.kb` when the response cache is off, and a
+    wrapper that hid it would leave the composer of the cache-less scenarios without one.
+    """
 
     def __init__(self, inner):
         self.inner = inner
         self.texts: dict[str, str] = {}
+
+    def __getattr__(self, name):
+        if name == "inner":
+            raise AttributeError(name)
+        return getattr(self.inner, name)
 
     def search(self, query, k, **kwargs):
         documents = self.inner.search(query, k, **kwargs)

@@ -284,3 +284,19 @@ def test_reference_grader_scores_nuggets_wrong_claims_support_and_reference_over
     assert grader.grade("c", 2, "q", {"answer": "It is harmless."})["wrong_claim"] == 1.0
     assert grader.grade("c", 1, "Hello", result) == {}
     engine.close()
+
+
+def test_recording_knowledge_keeps_the_services_retriever_visible():
+    from types import SimpleNamespace
+
+    from engine.agent.evaluation import RecordingKnowledge
+    from engine.agent.writer import sentence_embedder
+
+    embedder = object()
+    document = SimpleNamespace(chunk_id="c1", doc_id="d1", text="Shaking is a sign.")
+    inner = SimpleNamespace(retriever=SimpleNamespace(kb=SimpleNamespace(embedder=embedder)),
+                            search=lambda query, k, **kwargs: [document])
+    recorder = RecordingKnowledge(inner)
+    assert recorder.search("signs", 3) == [document] and recorder.texts == {"c1": "Shaking is a sign."}
+    # with the response cache off the turn's services carry no embedder: the writer finds it through the knowledge
+    assert sentence_embedder(SimpleNamespace(embedder=None, knowledge=recorder)) is embedder
