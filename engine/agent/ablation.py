@@ -395,7 +395,7 @@ def report_heading(meta: dict) -> str:
 def small_talk_line(summary: dict) -> str:
     counts = {s["small_talk_turns"] for s in summary["scenarios"].values()}
     answered = ", ".join(f"{name} {_fmt(s['small_talk_answered'], 2)}" for name, s in summary["scenarios"].items())
-    return (f"Small talk ({'/'.join(str(c) for c in sorted(counts))} turns per scenario: greetings, thanks) is left "
+    return (f"Small talk ({'/'.join(str(c) for c in sorted(counts))} turn(s) per scenario: greetings, thanks) is left "
             f"out of every quality mean and test; share answered: {answered}. Costs are over every turn.\n")
 
 

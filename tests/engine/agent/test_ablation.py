@@ -118,7 +118,7 @@ def test_report_files(tmp_path):
     report = (tmp_path / "ablation.md").read_text(encoding="utf-8")
     assert "| Selection score (circular) | heuristic judge (overall) | yes: self-refine keeps" in report
     assert "| +one vs baseline (vs baseline and increment) | +0.333 |" in report
-    assert "Small talk (3 turns per scenario" in report and "Holm" in report
+    assert "Small talk (3 turn(s) per scenario" in report and "Holm" in report
     assert json.loads((tmp_path / "ablation.json").read_text())["summary"]["scenarios"]["+one"]["nugget_recall"] == 0.5833
     assert len(files["charts"]) == 5 and all((tmp_path / name).exists() for name in
                                              ("ablation_quality.png", "ablation_latency.png"))
