@@ -12,7 +12,7 @@ per (re)start with the run's parameters, then one `conversation` line per finish
 conversation with every scenario's per-turn records. It holds only the synthetic
 evaluation conversations of resources/eval/conversations.jsonl (written by the team:
 no patient's data, no PHI) and metrics about the engine's answers to them (scores,
-tokens, timings, alert kinds; no answer text). That is why it may be a plain file
+tokens, timings, alert kinds, reference-grading figures; no answer text). That is why it may be a plain file
 outside the encrypted vault; never point an ablation run at real patient conversations.
 """
 
@@ -31,7 +31,7 @@ CHECKPOINT_NAME = "checkpoint.jsonl"
 # A resumed run must measure the same thing as the run it continues. The LLM judge may be
 # switched: it scores answers after the turn and changes nothing the scenarios measure, and
 # each conversation line records whether it ran, so the report says over how many it is.
-MUST_MATCH = ("scenarios", "max_answer_tokens", "knowledge_choice", "model")
+MUST_MATCH = ("scenarios", "max_answer_tokens", "knowledge_choice", "model", "reference_graded")
 
 
 class Checkpoint:
@@ -160,9 +160,10 @@ def format_duration(seconds: float) -> str:
 
 
 def run_pending(engine, conversations: list[dict], chosen: list[tuple[str, dict]], base_settings,
-                checkpoint: Checkpoint, *, use_llm_judge: bool = False,
+                checkpoint: Checkpoint, *, use_llm_judge: bool = False, grader=None,
                 clock: Callable[[], float] = time.monotonic, stream=None) -> int:
-    """Run every conversation the checkpoint lacks under every chosen scenario; returns how many ran."""
+    """Run every conversation the checkpoint lacks under every chosen scenario; returns how many ran.
+    `grader`: an evaluation.ReferenceGrader whose metrics join each question turn's record."""
     from engine.agent.evaluation import recording_knowledge, run_conversation
 
     done = checkpoint.finished()
@@ -176,7 +177,8 @@ def run_pending(engine, conversations: list[dict], chosen: list[tuple[str, dict]
                 settings = base_settings.with_flags(flags) if flags else base_settings
                 engine.clear_response_cache()
                 began = clock()
-                records = run_conversation(engine, conversation, settings, recorder, use_llm_judge=use_llm_judge)
+                records = run_conversation(engine, conversation, settings, recorder, use_llm_judge=use_llm_judge,
+                                           grader=grader)
                 results[name] = [record.as_dict() for record in records]
                 progress.scenario_finished(name, clock() - began)
             seconds = progress.conversation_finished(conversation["id"])

@@ -4,7 +4,10 @@ Shared by `chartside eval ablation` and `chartside bench agent`. Each conversati
 against a fresh patient in a throw-away encrypted store; every turn is scored after the
 fact with the heuristic judge (and, optionally, the LLM judge) on the documents the turn
 actually saw, so scenarios are compared by the same yardstick whatever their own
-pipeline did.
+pipeline did. The heuristic judge is also the score self-refine selects drafts by, so
+the ablation grades question turns with a ReferenceGrader as well: the written
+reference facts of resources/eval/conversation_nuggets.jsonl and the answer bench's
+support re-check, which the pipeline does not select by.
 """
 
 from __future__ import annotations
@@ -33,11 +36,21 @@ def load_conversations(path: Path | None = None, limit: int | None = None) -> li
 
 
 class RecordingKnowledge:
-    """Wraps the knowledge service to remember the text of every chunk it returned."""
+    """Wraps the knowledge service to remember the text of every chunk it returned.
+
+    Every other attribute is the service's own: the answer writer reaches the sentence
+    embedder through `knowledge.retriever.kb` when the response cache is off, and a
+    wrapper that hid it would leave the composer of the cache-less scenarios without one.
+    """
 
     def __init__(self, inner):
         self.inner = inner
         self.texts: dict[str, str] = {}
+
+    def __getattr__(self, name):
+        if name == "inner":
+            raise AttributeError(name)
+        return getattr(self.inner, name)
 
     def search(self, query, k, **kwargs):
         documents = self.inner.search(query, k, **kwargs)
@@ -100,6 +113,64 @@ def score_turn(engine, text: str, kind: str, result: dict, texts: dict[str, str]
     return judged["overall"], judged["grounding"], judge_quality
 
 
+def load_references(path: Path | None = None) -> dict[tuple[str, int], dict]:
+    """(conversation id, turn number) -> the turn's reference facts, forbidden claims and reference answer."""
+    path = path or resources_dir() / "eval" / "conversation_nuggets.jsonl"
+    items = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return {(item["conversation"], item["turn"]): item for item in items}
+
+
+class ReferenceGrader:
+    """Grades a question turn's final answer by measures the pipeline does not select by.
+
+    Nugget recall and wrong claims against the turn's written reference facts; support
+    rate, citation precision and unsupported numbers from the answer bench's support
+    re-check (a checker of its own, against the turn's sources, or for a turn without
+    sources the passages the knowledge base gives for the question); ROUGE-L F1 and
+    embedding cosine against the written reference answer where there is one. Only
+    these numbers are kept, never the answer text.
+    """
+
+    def __init__(self, engine, references: dict[tuple[str, int], dict] | None = None):
+        from rouge_score import rouge_scorer
+
+        from engine.agent.support import SupportChecker
+        from engine.agent.writer import concept_reader
+
+        self.engine = engine
+        self.references = load_references() if references is None else references
+        self.checker = SupportChecker(engine.embedder, threshold=engine.settings.answer.support_threshold)
+        self.checker.concepts = concept_reader(engine.services(None, engine.settings))
+        self.rouge = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True)
+
+    def grade(self, conversation: str, turn: int, text: str, result: dict) -> dict:
+        """The turn's metrics (empty for a turn without reference facts)."""
+        from engine.bench.answers import nugget_recall, score_support, turn_documents, wrong_claim
+
+        reference = self.references.get((conversation, turn))
+        if reference is None:
+            return {}
+        answer = result.get("answer", "")
+        documents = turn_documents(result, self.engine, text, self.engine.knowledge)
+        support = score_support(result, documents, self.checker)
+        out = {"fact": reference.get("fact"), "nugget_recall": round(nugget_recall(answer, reference["nuggets"]), 4),
+               "wrong_claim": float(wrong_claim(answer, reference.get("forbidden", []))),
+               **{f"support_{key}": value for key, value in support.items()}}
+        if reference.get("reference"):
+            out["rouge_l"] = round(float(self.rouge.score(reference["reference"], answer)["rougeL"].fmeasure), 4)
+            out["reference_cosine"] = self._cosine(answer, reference["reference"])
+        return out
+
+    def _cosine(self, answer: str, reference: str) -> float | None:
+        import numpy as np
+
+        if self.engine.embedder is None or not answer.strip():
+            return None if self.engine.embedder is None else 0.0
+        vectors = np.asarray(self.engine.embedder.embed([answer, reference]), dtype=np.float32)
+        vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-9)
+        return round(float(vectors[0] @ vectors[1]), 4)
+
+
 @contextmanager
 def recording_knowledge(engine):
     """Wrap the engine's knowledge service in a RecordingKnowledge for the block (None when absent)."""
@@ -113,8 +184,9 @@ def recording_knowledge(engine):
 
 
 def run_conversation(engine, conversation: dict, settings, recorder: RecordingKnowledge | None, *,
-                     use_llm_judge: bool = False) -> list[TurnRecord]:
-    """One conversation as a fresh patient in a new session; one scored record per turn."""
+                     use_llm_judge: bool = False, grader: ReferenceGrader | None = None) -> list[TurnRecord]:
+    """One conversation as a fresh patient in a new session; one scored record per turn
+    (with the grader's metrics when a grader is given)."""
     patient = engine.create_patient(f"eval {conversation['id']}")
     session = engine.new_session(patient["id"])
     records = []
@@ -126,8 +198,9 @@ def run_conversation(engine, conversation: dict, settings, recorder: RecordingKn
         quality, grounding, judge_quality = score_turn(engine, turn["user"], turn.get("kind", ""), result,
                                                        recorder.texts if recorder else {},
                                                        use_llm_judge=use_llm_judge)
+        extra = grader.grade(conversation["id"], index, turn["user"], result) if grader is not None else {}
         records.append(TurnRecord(conversation["id"], conversation["language"], index, turn.get("kind", ""),
-                                  result, quality, grounding, judge_quality))
+                                  result, quality, grounding, judge_quality, extra))
     return records
 
 

@@ -93,7 +93,7 @@ def _run(args, checkpoint, engine=None) -> None:
     passive_openmp_waits()
     from engine.agent.ablation import scenarios
     from engine.agent.ablation_run import run_pending
-    from engine.agent.evaluation import load_conversations, prepare_knowledge
+    from engine.agent.evaluation import ReferenceGrader, load_conversations, prepare_knowledge
     from engine.settings import LLMSettings, load_settings
 
     conversations = load_conversations(limit=args.conversations)
@@ -122,11 +122,12 @@ def _run(args, checkpoint, engine=None) -> None:
             "default_model": model == defaults.generate_model and base.llm.judge_model == defaults.judge_model,
             "real_run": scratch is not None, "knowledge_base": knowledge,
             "planned_conversations": len(conversations), "command": command_line(args),
-            "service_notes": engine.service_notes,
+            "service_notes": engine.service_notes, "reference_graded": True,
         })
         print(f"{len(chosen)} scenarios x {len(conversations)} conversations; model {model}; {knowledge}",
               file=sys.stderr, flush=True)
-        run_pending(engine, conversations, chosen, base, checkpoint, use_llm_judge=args.llm_judge)
+        run_pending(engine, conversations, chosen, base, checkpoint, use_llm_judge=args.llm_judge,
+                    grader=ReferenceGrader(engine))
     finally:
         if scratch is not None:
             engine.close()
@@ -158,6 +159,9 @@ def _report(args, checkpoint, folder: Path) -> int:
         "report_command": f"chartside eval ablation --report-only --out {folder}" if args.report_only else None,
         "checkpoint": str(checkpoint.path), "service_notes": last.get("service_notes", []),
     }
+    graded = sum(1 for line in finished.values()
+                 if any("nugget_recall" in row for rows in line["results"].values() for row in rows))
+    meta["graded_conversations"] = graded or None
     files = write_report(Path(folder), summary, results, meta)
     if args.json:
         print(json.dumps({"meta": meta, "summary": summary, "files": files}, indent=2, ensure_ascii=False))
