@@ -7,7 +7,10 @@
   keeps the supported sentences with their [n] and drops the rest (said in the answer);
   with nothing supported the composer's answer is given instead;
 - `composer+model`: the composer's answer with one lead sentence phrased by the model,
-  kept only when the support check finds it backed by a passage.
+  kept only when the support check finds it backed by a passage and one source sentence
+  holds every content word of it, with the same subject (support.strict_support): a lead
+  that merely scores close to a source ("... can be caused by various factors, including
+  high blood pressure medications") is dropped.
 The model's text is collected before it is shown when the support check is on, so the
 reader never sees a sentence that is then withdrawn.
 """
@@ -20,7 +23,8 @@ from dataclasses import dataclass, field
 from engine.agent import answer_framing as framing
 from engine.agent.composer import Composition, compose
 from engine.agent.prompting import clean_citations, safety_prompt
-from engine.agent.support import ALERT, NOTICE, SOURCED, Support, SupportChecker, guard
+from engine.agent.support import (ALERT, NOTICE, SOURCED, Support, SupportChecker, evidence_from, guard,
+                                  strict_support)
 from engine.errors import GenerationCancelled
 from engine.events import Token
 
@@ -113,7 +117,11 @@ def phrased_lead(state, services, checker: SupportChecker, composition: Composit
     if first is None or first.source is None:
         reason = first.reason if first else "empty"
         return None, f"composer+model: the model's lead was not supported ({reason}); dropped"
-    return first, f"composer+model: the model's lead is supported by [{first.source}] ({first.support:.2f})"
+    backing, why = strict_support(first.text, evidence_from(state.documents))
+    if backing is None:
+        return None, f"composer+model: the model's lead failed the strict check ({why}); dropped"
+    lead = Support(first.text, source=backing.source, support=first.support, source_sentence=backing.text)
+    return lead, f"composer+model: the model's lead is backed word for word by [{lead.source}] ({lead.support:.2f})"
 
 
 def with_lead(composition: Composition, lead: Support, language: str) -> Composition:
