@@ -149,6 +149,13 @@ def topic_name(slots: dict, language: str, fallback: str = "") -> str:
     return joiner.join(names[:2]) if names else fallback
 
 
+def focus_name(focus, language: str) -> str:
+    """English focus names (a query plan's) as the reader should see them."""
+    if language == "ko":
+        return ", ".join(dict.fromkeys(korean_name(name) or name for name in focus[:2]))
+    return " and ".join(focus[:2])
+
+
 def in_korean(text: str) -> str:
     """English concept names in `text` replaced by their Korean names (profile lines)."""
     return _english_pattern().sub(lambda m: korean_names().get(m.group(1).lower(), m.group(0)), text)

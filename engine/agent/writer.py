@@ -82,10 +82,23 @@ def support_checker(services) -> SupportChecker:
                           threshold=services.settings.answer.support_threshold)
 
 
+def query_plan(services, text: str):
+    """The knowledge service's query plan for a long message (its focus concepts), or None."""
+    from engine.agent.composer import is_message
+
+    planner = getattr(services.knowledge, "plan", None)
+    if planner is None or not is_message(text):
+        return None
+    try:
+        return planner(text)
+    except Exception:  # noqa: BLE001 - no plan: the composer scores against the asked sentences
+        return None
+
+
 def _compose(state, services, checker: SupportChecker, about_patient: bool) -> Composition:
     return compose(question=state.text, language=state.language, slots=state.slots, documents=state.documents,
                    checker=checker, alerts=state.alerts, profile_summary=state.profile_summary,
-                   about_patient=about_patient)
+                   about_patient=about_patient, plan=query_plan(services, state.text))
 
 
 def _collect(services, messages: list[dict], max_tokens: int) -> tuple[str, bool]:

@@ -159,6 +159,10 @@ class LeaveOut:
         kept = [h for h in hits if h.doc_id not in self.excluded and h.doc_id.rpartition("#")[0] not in self.excluded]
         return kept[:wanted]
 
+    def plan(self, query: str):
+        plan = getattr(self.inner, "plan", None)
+        return plan(query) if plan is not None else None
+
 
 def mode_settings(base, mode: str):
     answer = {"llm": {}, "agent": {"writer": "model", "support_check": False},

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from engine.agent.composer import compose, question_kind
+from engine.agent.composer import asked_part, compose, english_query, is_message, question_kind
 from engine.agent.state import Document
 from engine.agent.support import SupportChecker
 from tests.engine.agent.kb_fixture import DOCUMENTS
@@ -87,3 +87,31 @@ def test_nothing_relevant_gives_no_answer_rather_than_a_guess(minilm):
                           checker=SupportChecker(minilm))
     assert not [s for s in composition.sentences if s.kind == "sourced"]
     assert "no answer is given" in composition.text
+
+
+LONG_MESSAGE = ("Hi, I have had diabetes for ten years and my doctor changed my pills last month. Sometimes in the "
+                "afternoon I get shaky and sweaty and feel really strange, and my wife keeps telling me to eat "
+                "something. She thinks it is my sugar but I am not sure. What are the symptoms of low blood sugar? "
+                "Thanks for any help.")
+
+
+def test_a_long_message_is_answered_against_its_focus_and_question_kind(minilm, clinical_pack):
+    from engine.clinical import PackConceptFinder, extract
+    from engine.knowledge.translation import QueryTranslator
+
+    plan = QueryTranslator(PackConceptFinder()).plan(LONG_MESSAGE)
+    assert is_message(LONG_MESSAGE) and not is_message("What are the symptoms of low blood sugar?")
+    composition = compose(question=LONG_MESSAGE, language="en", slots=extract(LONG_MESSAGE), documents=HYPO_FIRST,
+                          checker=SupportChecker(minilm), plan=plan)
+    assert composition.query == "What are the symptoms of hypoglycemia?"
+    assert composition.kind == "symptoms"
+    assert composition.text.startswith("Symptoms of hypoglycemia described in the sources:")
+    sourced = [s for s in composition.sentences if s.kind == "sourced"]
+    assert sourced and sourced[0].text.startswith("Symptoms include shaking")
+    assert any("long message" in d for d in composition.decisions)
+    assert not [d for d in composition.decisions if "sugar" in d or "diabetes" in d]  # nothing of the message
+
+
+def test_without_a_plan_a_long_message_is_scored_by_the_sentences_that_ask():
+    assert asked_part(LONG_MESSAGE) == "What are the symptoms of low blood sugar?"
+    assert english_query(LONG_MESSAGE, {}, "symptoms") == "What are the symptoms of low blood sugar?"
