@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from engine.agent.answer_framing import korean_key_terms
 from engine.agent.composer import asked_part, compose, english_query, is_message, question_kind
 from engine.agent.state import Document
 from engine.agent.support import SupportChecker
@@ -115,3 +116,11 @@ def test_a_long_message_is_answered_against_its_focus_and_question_kind(minilm, 
 def test_without_a_plan_a_long_message_is_scored_by_the_sentences_that_ask():
     assert asked_part(LONG_MESSAGE) == "What are the symptoms of low blood sugar?"
     assert english_query(LONG_MESSAGE, {}, "symptoms") == "What are the symptoms of low blood sugar?"
+
+
+def test_korean_key_terms_name_the_concepts_and_medical_words_of_a_sentence():
+    assert korean_key_terms("Gout is caused by uric acid crystals that build up in a joint.") == \
+        ["통풍", "요산", "결정", "관절"]
+    assert korean_key_terms("Kidney stones are treated with shock wave lithotripsy.") == \
+        ["요로결석", "치료", "체외충격파 쇄석술"]  # the longest name wins: not 신장 (kidney)
+    assert korean_key_terms("It was a long day.") == []
