@@ -72,6 +72,13 @@ FACET_NAMES_KO = {
 }
 
 
+def hangul_share(text: str) -> float:
+    """Hangul syllables / (Hangul syllables + Latin letters): how Korean a text reads."""
+    hangul = sum(1 for ch in text if "\uac00" <= ch <= "\ud7a3")
+    latin = sum(1 for ch in text if ch.isascii() and ch.isalpha())
+    return hangul / (hangul + latin) if hangul + latin else 0.0
+
+
 def texts(language: str) -> dict:
     return TEXTS.get(language, TEXTS["en"])
 

@@ -31,7 +31,14 @@ from engine.agent import answer_framing as framing
 from engine.agent.support import ALERT, NOTICE, PROFILE, Evidence, Support, SupportChecker, evidence_from
 from engine.agent.text import has_hangul, split_sentences
 
-MIN_SENTENCES, MAX_SENTENCES, MAX_SENTENCES_KO = 3, 6, 3
+MIN_SENTENCES, MAX_SENTENCES, MAX_SENTENCES_KO = 3, 6, 6
+LONGEST, LONGEST_KO = 45, 28  # words: a longer sentence is penalised (a Korean answer prefers short quotes)
+# A Korean answer quotes its KO_FIRST_QUOTES most relevant English sentences, and more (up to
+# MAX_SENTENCES_KO) only while the answer stays at least KO_MIN_HANGUL Korean by letters
+# (Hangul syllables against Latin letters; the Korean frame of lead, facet and key terms
+# grows with each quote).
+KO_FIRST_QUOTES = 3
+KO_MIN_HANGUL = 0.4
 MMR_LAMBDA = 0.7
 RELEVANCE_FLOOR = 0.4
 PASSAGES_USED = 5
@@ -280,14 +287,21 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
             i.get("name", "").lower() for key in ("conditions", "medications", "symptoms")
             for i in (slots or {}).get(key, []) if isinstance(i, dict)]
         limit = MAX_SENTENCES_KO if language == "ko" else MAX_SENTENCES
-        # A Korean reader gets fewer, shorter English quotes (each framed in Korean).
         chosen = select(query_vector, pool, vectors, kind=kind, topic_terms=topic_terms,
                         sources=min(len(documents), PASSAGES_USED), limit=limit,
-                        longest=28 if language == "ko" else 45)
-    ordered = reading_order([e for e, _ in chosen], kind)
-    checked = checker.check([e.text for e in ordered], evidence)
-    sourced = [s for s in checked if s.source is not None]
+                        longest=LONGEST_KO if language == "ko" else LONGEST)
+    picked = [e for e, _ in chosen]
+    verdicts = checker.check([e.text for e in picked], evidence)
+    backed = [(e, s) for e, s in zip(picked, verdicts) if s.source is not None]
     topic = framing.focus_name(focus, language) if focus else framing.topic_name(slots, language)
+    if language == "ko" and KO_MIN_HANGUL and len(backed) > 1:
+        before = len(backed)
+        backed = _within_korean_share(backed, frame_top, kind, topic, texts)
+        if len(backed) < before:
+            decisions.append(f"compose: {len(backed)} of {before} sentences quoted, so that the Korean answer "
+                             f"stays at least {KO_MIN_HANGUL:.0%} Korean")
+    order = {id(e): i for i, e in enumerate(reading_order([e for e, _ in backed], kind))}
+    sourced = [s for e, s in sorted(backed, key=lambda pair: order[id(pair[0])])]
     lead_text = framing.lead(kind, topic, language) if sourced else texts["nothing"]
     lead = Support(lead_text, kind=NOTICE)
     closing = Support(texts["disclaimer"], kind=NOTICE)
@@ -295,6 +309,19 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     sentences = [*frame_top, lead, *sourced, closing]
     return Composition(render_composition(frame_top, lead, sourced, closing, language), sentences, kind, query,
                        decisions)
+
+
+def _within_korean_share(backed, frame_top, kind, topic, texts):
+    """The longest prefix (in order of relevance) of the backed sentences whose Korean answer
+    is at least KO_MIN_HANGUL Hangul; the first KO_FIRST_QUOTES always."""
+    lead = Support(framing.lead(kind, topic, "ko"), kind=NOTICE)
+    closing = Support(texts["disclaimer"], kind=NOTICE)
+    kept = backed[:KO_FIRST_QUOTES]
+    for count in range(KO_FIRST_QUOTES + 1, len(backed) + 1):
+        text = render_composition(frame_top, lead, [s for _, s in backed[:count]], closing, "ko")
+        if framing.hangul_share(text) >= KO_MIN_HANGUL:
+            kept = backed[:count]
+    return kept
 
 
 def render_composition(frame_top: Sequence[Support], lead: Support, sourced: Sequence[Support], closing: Support,

@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from engine.agent.answer_framing import korean_key_terms
+from engine.agent.answer_framing import hangul_share, korean_key_terms, texts
+from engine.agent.answer_framing import lead as lead_text
 from engine.agent.composer import asked_part, compose, english_query, is_message, question_kind
 from engine.agent.state import Document
 from engine.agent.support import SupportChecker
@@ -78,7 +79,8 @@ def test_korean_question_gets_a_korean_frame_and_quoted_english_evidence(minilm,
     assert lines[0].startswith("저혈당의 증상")
     assert "영어 원문 근거 (English source text" in composition.text
     quoted = [line for line in lines if line.startswith("- ")]
-    assert 1 <= len(quoted) <= 3 and all(CITED.search(line) and '"' in line for line in quoted)
+    assert 1 <= len(quoted) <= 6 and all(CITED.search(line) and '"' in line for line in quoted)
+    assert hangul_share(composition.text) >= 0.4
     assert any("증상" in line for line in quoted)  # the facet named in Korean
     assert "진단이 아닙니다" in composition.text
 
@@ -124,3 +126,20 @@ def test_korean_key_terms_name_the_concepts_and_medical_words_of_a_sentence():
     assert korean_key_terms("Kidney stones are treated with shock wave lithotripsy.") == \
         ["요로결석", "치료", "체외충격파 쇄석술"]  # the longest name wins: not 신장 (kidney)
     assert korean_key_terms("It was a long day.") == []
+
+
+def test_a_korean_answer_quotes_english_only_while_it_stays_korean_enough(minilm):
+    from engine.agent import composer
+    from engine.agent.support import Evidence, Support
+
+    long_sentence = ("The clinic recommends that people with this condition keep a written record of their "
+                     "readings, bring it to every visit, and ask about each change in their care plan.")
+    backed = [(Evidence(1, f"{long_sentence} ({i})", i), Support(f"{long_sentence} ({i})", source=1))
+              for i in range(6)]
+    kept = composer._within_korean_share(backed, [], "treatment", "고혈압", texts("ko"))
+    assert 1 <= len(kept) < 6 and kept == backed[:len(kept)]
+    lead = Support(lead_text("treatment", "고혈압", "ko"), kind="notice")
+    closing = Support(texts("ko")["disclaimer"], kind="notice")
+    shown = composer.render_composition([], lead, [s for _, s in kept], closing, "ko")
+    assert hangul_share(shown) >= composer.KO_MIN_HANGUL
+    assert composer._within_korean_share(backed[:1], [], "treatment", "고혈압", texts("ko")) == backed[:1]
