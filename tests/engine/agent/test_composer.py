@@ -128,18 +128,21 @@ def test_korean_key_terms_name_the_concepts_and_medical_words_of_a_sentence():
     assert korean_key_terms("It was a long day.") == []
 
 
-def test_a_korean_answer_quotes_english_only_while_it_stays_korean_enough(minilm):
+def test_a_korean_answer_quotes_more_english_only_while_it_stays_korean_enough():
     from engine.agent import composer
     from engine.agent.support import Evidence, Support
 
-    long_sentence = ("The clinic recommends that people with this condition keep a written record of their "
-                     "readings, bring it to every visit, and ask about each change in their care plan.")
-    backed = [(Evidence(1, f"{long_sentence} ({i})", i), Support(f"{long_sentence} ({i})", source=1))
-              for i in range(6)]
-    kept = composer._within_korean_share(backed, [], "treatment", "고혈압", texts("ko"))
-    assert 1 <= len(kept) < 6 and kept == backed[:len(kept)]
+    def quotes(sentence: str) -> list:
+        return [(Evidence(1, f"{sentence} ({i})", i), Support(f"{sentence} ({i})", source=1)) for i in range(6)]
+
+    first = composer.KO_FIRST_QUOTES
+    long_ones = quotes("The clinic recommends that people with this condition keep a written record of their "
+                       "readings, bring it to every visit, and ask about each change in their care plan.")
+    assert composer._within_korean_share(long_ones, [], "treatment", "고혈압", texts("ko")) == long_ones[:first]
+    short_ones = quotes("Exercise lowers blood pressure.")
+    kept = composer._within_korean_share(short_ones, [], "treatment", "고혈압", texts("ko"))
+    assert first < len(kept) and kept == short_ones[:len(kept)]
     lead = Support(lead_text("treatment", "고혈압", "ko"), kind="notice")
     closing = Support(texts("ko")["disclaimer"], kind="notice")
     shown = composer.render_composition([], lead, [s for _, s in kept], closing, "ko")
     assert hangul_share(shown) >= composer.KO_MIN_HANGUL
-    assert composer._within_korean_share(backed[:1], [], "treatment", "고혈압", texts("ko")) == backed[:1]
