@@ -149,6 +149,10 @@ class LeaveOut:
     def __init__(self, inner, excluded: set[str]):
         self.inner = inner
         self.excluded = excluded
+        # The composer and the support check find the sentence embedder through the
+        # knowledge service's retriever when the turn has none of its own (response cache
+        # off, as in this bench); without it they had no embedder and quoted nothing.
+        self.retriever = getattr(inner, "retriever", None)
 
     def search(self, query, k, *, docs_budget: int = 0, **kwargs):
         from engine.knowledge.hybrid import budget_k
