@@ -72,6 +72,13 @@ FACET_NAMES_KO = {
 }
 
 
+def hangul_share(text: str) -> float:
+    """Hangul syllables / (Hangul syllables + Latin letters): how Korean a text reads."""
+    hangul = sum(1 for ch in text if "\uac00" <= ch <= "\ud7a3")
+    latin = sum(1 for ch in text if ch.isascii() and ch.isalpha())
+    return hangul / (hangul + latin) if hangul + latin else 0.0
+
+
 def texts(language: str) -> dict:
     return TEXTS.get(language, TEXTS["en"])
 
@@ -114,17 +121,54 @@ def korean_name(english: str, concept_id: str | None = None) -> str | None:
 
 
 @lru_cache(maxsize=1)
+def glossary() -> dict[str, str]:
+    """English word or phrase (lower case) -> Korean, from resources/agent/ko_glossary.tsv:
+    the general medical words (body parts, substances, tests, treatments) that the concept
+    lexicon does not name."""
+    from engine.paths import resources_dir
+
+    names: dict[str, str] = {}
+    path = resources_dir() / "agent" / "ko_glossary.tsv"
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#") or "\t" not in line:
+            continue
+        english, korean = line.split("\t")[:2]
+        for form in english.split("|"):
+            if form.strip() and korean.strip():
+                names.setdefault(form.strip().lower(), korean.strip())
+    return names
+
+
+@lru_cache(maxsize=1)
+def key_term_names() -> dict[str, str]:
+    """The Korean name of every English word a key term can be: the lexicon's concept names
+    first, then the glossary's general words."""
+    return {**glossary(), **korean_names()}
+
+
+def _pattern(names) -> re.Pattern:
+    ordered = sorted(names, key=len, reverse=True)
+    return re.compile(r"\b(" + "|".join(re.escape(n) for n in ordered) + r")s?\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1)
 def _english_pattern() -> re.Pattern:
-    names = sorted((n for n in korean_names() if len(n) >= 4), key=len, reverse=True)
-    return re.compile(r"\b(" + "|".join(re.escape(n) for n in names) + r")s?\b", re.IGNORECASE)
+    return _pattern(n for n in korean_names() if len(n) >= 4)
 
 
-def korean_key_terms(sentence: str, limit: int = 4) -> list[str]:
-    """Korean names of the lexicon concepts an English sentence names ("uric acid" -> none,
-    "kidney stones" -> 신장 결석), in order of appearance."""
+@lru_cache(maxsize=1)
+def _key_term_pattern() -> re.Pattern:
+    return _pattern(n for n in key_term_names() if len(n) >= 3)
+
+
+def korean_key_terms(sentence: str, limit: int = 8) -> list[str]:
+    """Korean names of the concepts and medical words an English sentence names, in order of
+    appearance ("Gout is caused by uric acid crystals in a joint" -> 통풍, 요산, 결정, 관절);
+    the longest name wins ("kidney stones" -> 신장 결석, not 신장)."""
     found: list[str] = []
-    for match in _english_pattern().finditer(sentence):
-        name = korean_names().get(match.group(1).lower())
+    names = key_term_names()
+    for match in _key_term_pattern().finditer(sentence):
+        name = names.get(match.group(1).lower())
         if name and name not in found:
             found.append(name)
         if len(found) >= limit:
@@ -147,6 +191,13 @@ def topic_name(slots: dict, language: str, fallback: str = "") -> str:
             names.append(name)
     joiner = ", " if language == "ko" else " and "
     return joiner.join(names[:2]) if names else fallback
+
+
+def focus_name(focus, language: str) -> str:
+    """English focus names (a query plan's) as the reader should see them."""
+    if language == "ko":
+        return ", ".join(dict.fromkeys(korean_name(name) or name for name in focus[:2]))
+    return " and ".join(focus[:2])
 
 
 def in_korean(text: str) -> str:

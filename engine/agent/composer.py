@@ -29,9 +29,16 @@ import numpy as np
 
 from engine.agent import answer_framing as framing
 from engine.agent.support import ALERT, NOTICE, PROFILE, Evidence, Support, SupportChecker, evidence_from
-from engine.agent.text import has_hangul
+from engine.agent.text import has_hangul, split_sentences
 
-MIN_SENTENCES, MAX_SENTENCES, MAX_SENTENCES_KO = 3, 6, 3
+MIN_SENTENCES, MAX_SENTENCES, MAX_SENTENCES_KO = 3, 6, 6
+LONGEST, LONGEST_KO = 45, 28  # words: a longer sentence is penalised (a Korean answer prefers short quotes)
+# A Korean answer quotes its KO_FIRST_QUOTES most relevant English sentences, and more (up to
+# MAX_SENTENCES_KO) only while the answer stays at least KO_MIN_HANGUL Korean by letters
+# (Hangul syllables against Latin letters; the Korean frame of lead, facet and key terms
+# grows with each quote).
+KO_FIRST_QUOTES = 3
+KO_MIN_HANGUL = 0.4
 MMR_LAMBDA = 0.7
 RELEVANCE_FLOOR = 0.4
 PASSAGES_USED = 5
@@ -103,20 +110,55 @@ def question_kind(text: str) -> str:
     return next((kind for kind in _KIND_ORDER if kind in found), "definition")
 
 
-def english_query(question: str, slots: dict, kind: str) -> str:
-    """The question as the English embedder can read it: itself, or for Korean the English
-    names of its linked concepts plus the kind ("gout causes")."""
+_PHRASING = {"definition": "What is {f}?", "causes": "What causes {f}?", "symptoms": "What are the symptoms of {f}?",
+             "diagnosis": "How is {f} diagnosed?", "treatment": "How is {f} treated?",
+             "prevention": "How can {f} be prevented?", "dosage": "What is the dose of {f}?",
+             "interaction": "Can {f} be taken together?", "what_to_do": "What should I do about {f}?"}
+# A message longer than this (or of several sentences) is a consumer's or clinician's
+# message, not a question: its sentences are scored against its focus and question type.
+MESSAGE_WORDS = 30
+
+
+def is_message(question: str) -> bool:
+    return len(split_sentences(question)) >= 3 or len(question.split()) > MESSAGE_WORDS
+
+
+def asked_part(question: str) -> str:
+    """The sentences of a message that ask something (all of it when none ends with '?')."""
+    sentences = split_sentences(question)
+    asked = [s for s in sentences if s.rstrip().endswith("?")]
+    return " ".join(asked) if asked else question
+
+
+def plan_focus(plan) -> list[str]:
+    """The English focus names of a query plan (engine.knowledge.translation.QueryPlan):
+    the first name of each sub-query's focus, in order."""
+    names: list[str] = []
+    for sub in getattr(plan, "subqueries", None) or []:
+        focus = getattr(sub, "focus", None) or []
+        if focus and getattr(sub, "qtype", None) is not None and focus[0] not in names:
+            names.append(focus[0])
+    if not names:
+        for sub in getattr(plan, "subqueries", None) or []:
+            focus = getattr(sub, "focus", None) or []
+            if focus and focus[0] not in names:
+                names.append(focus[0])
+    return names[:2]
+
+
+def english_query(question: str, slots: dict, kind: str, focus: Sequence[str] = ()) -> str:
+    """The question as the English embedder can read it: itself; for Korean the English
+    names of its linked concepts plus the kind ("What causes gout?"); for a long message
+    its focus (the query plan's) plus the kind, else the sentences that ask."""
+    if focus:
+        return _PHRASING[kind].format(f=" and ".join(focus))
     if not has_hangul(question):
-        return question
+        return asked_part(question) if is_message(question) else question
     names = [i.get("name", "") for key in ("conditions", "medications", "symptoms", "allergies")
              for i in (slots or {}).get(key, []) if isinstance(i, dict) and i.get("name") and not i.get("negated")]
     latin = " ".join(_WORDS.findall(question))
-    focus = " and ".join(dict.fromkeys(names)) or latin
-    phrasing = {"definition": "What is {f}?", "causes": "What causes {f}?", "symptoms": "What are the symptoms of {f}?",
-                "diagnosis": "How is {f} diagnosed?", "treatment": "How is {f} treated?",
-                "prevention": "How can {f} be prevented?", "dosage": "What is the dose of {f}?",
-                "interaction": "Can {f} be taken together?", "what_to_do": "What should I do about {f}?"}
-    return phrasing[kind].format(f=focus) if focus else question
+    focus_text = " and ".join(dict.fromkeys(names)) or latin
+    return _PHRASING[kind].format(f=focus_text) if focus_text else question
 
 
 def facet(sentence: str) -> str:
@@ -212,10 +254,16 @@ def _profile_line(profile_summary: str, language: str) -> str:
 
 
 def compose(*, question: str, language: str, slots: dict, documents: Sequence, checker: SupportChecker,
-            alerts: Sequence[dict] = (), profile_summary: str = "", about_patient: bool = False) -> Composition:
-    """Compose the answer; `checker.embedder` embeds (the engine's sentence-transformers model)."""
-    kind = question_kind(question)
-    query = english_query(question, slots, kind)
+            alerts: Sequence[dict] = (), profile_summary: str = "", about_patient: bool = False,
+            plan=None) -> Composition:
+    """Compose the answer; `checker.embedder` embeds (the engine's sentence-transformers model).
+    `plan` is the knowledge base's query plan for the question (its focus concepts), used
+    for a long message: its sentences are scored against "focus + asked kind", since the
+    whole message (history, worries, thanks) is far from every passage sentence."""
+    message = is_message(question)
+    kind = question_kind(asked_part(question) if message else question)
+    focus = plan_focus(plan) if message and plan is not None else []
+    query = english_query(question, slots, kind, focus)
     texts = framing.texts(language)
     messages = dict.fromkeys(a["message"] for a in alerts if a.get("message") and a.get("kind") != "emergency")
     frame_top: list[Support] = [Support(message, kind=ALERT) for message in messages]
@@ -227,21 +275,33 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     pool = candidates(evidence)
     decisions = [f"compose: question kind {kind}; {len(pool)} candidate sentences from "
                  f"{min(len(documents), PASSAGES_USED)} passages"]
+    if focus:
+        decisions.append(f"compose: a long message; sentences scored against its focus ({len(focus)} concepts) "
+                         f"and question kind")
     chosen: list[tuple[Evidence, float]] = []
     if pool and checker.embedder is not None:
         vectors = checker.vectors([e.text for e in pool])
         query_vector = checker.vectors([query])[0]
-        topic_terms = [i.get("name", "").lower() for key in ("conditions", "medications", "symptoms")
-                       for i in (slots or {}).get(key, []) if isinstance(i, dict)]
+        # A long message's other concepts (history, other medicines) are not its topic.
+        topic_terms = [f.lower() for f in focus] or [
+            i.get("name", "").lower() for key in ("conditions", "medications", "symptoms")
+            for i in (slots or {}).get(key, []) if isinstance(i, dict)]
         limit = MAX_SENTENCES_KO if language == "ko" else MAX_SENTENCES
-        # A Korean reader gets fewer, shorter English quotes (each framed in Korean).
         chosen = select(query_vector, pool, vectors, kind=kind, topic_terms=topic_terms,
                         sources=min(len(documents), PASSAGES_USED), limit=limit,
-                        longest=28 if language == "ko" else 45)
-    ordered = reading_order([e for e, _ in chosen], kind)
-    checked = checker.check([e.text for e in ordered], evidence)
-    sourced = [s for s in checked if s.source is not None]
-    topic = framing.topic_name(slots, language)
+                        longest=LONGEST_KO if language == "ko" else LONGEST)
+    picked = [e for e, _ in chosen]
+    verdicts = checker.check([e.text for e in picked], evidence)
+    backed = [(e, s) for e, s in zip(picked, verdicts) if s.source is not None]
+    topic = framing.focus_name(focus, language) if focus else framing.topic_name(slots, language)
+    if language == "ko" and KO_MIN_HANGUL and len(backed) > 1:
+        before = len(backed)
+        backed = _within_korean_share(backed, frame_top, kind, topic, texts)
+        if len(backed) < before:
+            decisions.append(f"compose: {len(backed)} of {before} sentences quoted, so that the Korean answer "
+                             f"stays at least {KO_MIN_HANGUL:.0%} Korean")
+    order = {id(e): i for i, e in enumerate(reading_order([e for e, _ in backed], kind))}
+    sourced = [s for e, s in sorted(backed, key=lambda pair: order[id(pair[0])])]
     lead_text = framing.lead(kind, topic, language) if sourced else texts["nothing"]
     lead = Support(lead_text, kind=NOTICE)
     closing = Support(texts["disclaimer"], kind=NOTICE)
@@ -249,6 +309,19 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     sentences = [*frame_top, lead, *sourced, closing]
     return Composition(render_composition(frame_top, lead, sourced, closing, language), sentences, kind, query,
                        decisions)
+
+
+def _within_korean_share(backed, frame_top, kind, topic, texts):
+    """The longest prefix (in order of relevance) of the backed sentences whose Korean answer
+    is at least KO_MIN_HANGUL Hangul; the first KO_FIRST_QUOTES always."""
+    lead = Support(framing.lead(kind, topic, "ko"), kind=NOTICE)
+    closing = Support(texts["disclaimer"], kind=NOTICE)
+    kept = backed[:KO_FIRST_QUOTES]
+    for count in range(KO_FIRST_QUOTES + 1, len(backed) + 1):
+        text = render_composition(frame_top, lead, [s for _, s in backed[:count]], closing, "ko")
+        if framing.hangul_share(text) >= KO_MIN_HANGUL:
+            kept = backed[:count]
+    return kept
 
 
 def render_composition(frame_top: Sequence[Support], lead: Support, sourced: Sequence[Support], closing: Support,

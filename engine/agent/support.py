@@ -226,6 +226,51 @@ class SupportChecker:
         return Support(text, source=best.source, support=round(score, 4), source_sentence=best.text)
 
 
+# The first verb of a plain English sentence: what comes before it is the subject.
+_FIRST_VERB = re.compile(r"\b(is|are|was|were|be|can|may|might|could|will|would|should|must|does|do|did|has|have|"
+                         r"had|causes?|caused|happens?|occurs?|means?|refers?|includes?|affects?|leads?|results?|"
+                         r"develops?|makes?|helps?|needs?|lowers?|raises?|increases?|reduces?)\b", re.I)
+
+
+def subject_stems(sentence: str) -> set[str]:
+    """Content stems before the sentence's first verb ("High blood pressure is ..." ->
+    high, blood, pressur); empty when no verb is found."""
+    match = _FIRST_VERB.search(sentence)
+    return set(tokenize(sentence[:match.start()])) if match else set()
+
+
+def strict_support(sentence: str, evidence: Sequence[Evidence]) -> tuple[Evidence | None, str]:
+    """The one source sentence that says everything `sentence` says, or None and why not.
+
+    Stricter than the support score, for a model's sentence shown as the answer's lead: every
+    content word of it is in one source sentence, it names no medical term that sentence
+    lacks, its numbers and negation agree, and its subject is that sentence's subject (or
+    within it). "High blood pressure is a medical condition that can be caused by various
+    factors, including high blood pressure medications" scores above the threshold against
+    "... caused by another medical condition or medicine ... is called secondary
+    hypertension" but fails each of these."""
+    mine = set(tokenize(sentence))
+    subject = subject_stems(sentence)
+    if not mine:
+        return None, "no content words"
+    if not subject:
+        return None, "no subject found"
+    why = "no source sentence has all its content words"
+    for item in evidence:
+        theirs = set(tokenize(item.text))
+        if not mine <= theirs:
+            continue
+        disagreement = facts_agree(sentence, item.text, item.text)
+        if disagreement:
+            why = disagreement
+            continue
+        if not subject <= subject_stems(item.text):
+            why = "its subject is not the subject of the source sentence"
+            continue
+        return item, ""
+    return None, why
+
+
 def guard(answer: str, documents: Sequence, checker: SupportChecker) -> list[Support]:
     """The supported sentences of a model's answer, each citing the passage that backs it;
     unsupported ones are returned too (for the trace) with `source` None."""

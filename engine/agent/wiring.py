@@ -73,6 +73,16 @@ class KnowledgeService:
         return [Document(doc_id=h.doc_id, text=h.text, title=h.title, chunk_id=h.chunk_id, score=float(h.score),
                          url=h.url, licence=h.licence, attribution=h.attribution) for h in hits]
 
+    def plan(self, query: str):
+        """The query plan (focus concepts, question types) the translator makes of `query`,
+        whether or not the search used it (an English question is searched as written); None
+        without a translator or a concept. The composer scores a long message's sentences
+        against its focus."""
+        translator = getattr(self.retriever, "translator", None)
+        if translator is None or not query.strip():
+            return None
+        return translator.plan(query, getattr(self.retriever, "kb", None))
+
     def searched(self, query: str, expand: bool) -> str:
         """The English query that `search` looks up for `query` ("hypothyroidism symptoms"),
         or `query` itself when it is searched as written."""

@@ -7,7 +7,10 @@
   keeps the supported sentences with their [n] and drops the rest (said in the answer);
   with nothing supported the composer's answer is given instead;
 - `composer+model`: the composer's answer with one lead sentence phrased by the model,
-  kept only when the support check finds it backed by a passage.
+  kept only when the support check finds it backed by a passage and one source sentence
+  holds every content word of it, with the same subject (support.strict_support): a lead
+  that merely scores close to a source ("... can be caused by various factors, including
+  high blood pressure medications") is dropped.
 The model's text is collected before it is shown when the support check is on, so the
 reader never sees a sentence that is then withdrawn.
 """
@@ -20,7 +23,8 @@ from dataclasses import dataclass, field
 from engine.agent import answer_framing as framing
 from engine.agent.composer import Composition, compose
 from engine.agent.prompting import clean_citations, safety_prompt
-from engine.agent.support import ALERT, NOTICE, SOURCED, Support, SupportChecker, guard
+from engine.agent.support import (ALERT, NOTICE, SOURCED, Support, SupportChecker, evidence_from, guard,
+                                  strict_support)
 from engine.errors import GenerationCancelled
 from engine.events import Token
 
@@ -78,10 +82,23 @@ def support_checker(services) -> SupportChecker:
                           threshold=services.settings.answer.support_threshold)
 
 
+def query_plan(services, text: str):
+    """The knowledge service's query plan for a long message (its focus concepts), or None."""
+    from engine.agent.composer import is_message
+
+    planner = getattr(services.knowledge, "plan", None)
+    if planner is None or not is_message(text):
+        return None
+    try:
+        return planner(text)
+    except Exception:  # noqa: BLE001 - no plan: the composer scores against the asked sentences
+        return None
+
+
 def _compose(state, services, checker: SupportChecker, about_patient: bool) -> Composition:
     return compose(question=state.text, language=state.language, slots=state.slots, documents=state.documents,
                    checker=checker, alerts=state.alerts, profile_summary=state.profile_summary,
-                   about_patient=about_patient)
+                   about_patient=about_patient, plan=query_plan(services, state.text))
 
 
 def _collect(services, messages: list[dict], max_tokens: int) -> tuple[str, bool]:
@@ -113,7 +130,11 @@ def phrased_lead(state, services, checker: SupportChecker, composition: Composit
     if first is None or first.source is None:
         reason = first.reason if first else "empty"
         return None, f"composer+model: the model's lead was not supported ({reason}); dropped"
-    return first, f"composer+model: the model's lead is supported by [{first.source}] ({first.support:.2f})"
+    backing, why = strict_support(first.text, evidence_from(state.documents))
+    if backing is None:
+        return None, f"composer+model: the model's lead failed the strict check ({why}); dropped"
+    lead = Support(first.text, source=backing.source, support=first.support, source_sentence=backing.text)
+    return lead, f"composer+model: the model's lead is backed word for word by [{lead.source}] ({lead.support:.2f})"
 
 
 def with_lead(composition: Composition, lead: Support, language: str) -> Composition:

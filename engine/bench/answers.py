@@ -48,6 +48,9 @@ def register(kinds) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--set", type=Path, default=None, help="JSONL question set (default: the team's sets + LiveQA)")
     parser.add_argument("--mode", default="all", choices=[*MODES, "all"])
+    parser.add_argument("--splits", default=",".join(SETS),
+                        help="without --set: which of the team's sets to run, comma-separated ('' = none, e.g. "
+                             "LiveQA alone, so that the held-out set is not run while building)")
     parser.add_argument("--liveqa", type=int, default=16, help="LiveQA questions (0 = skip), spread over the 104")
     parser.add_argument("--limit", type=int, default=0, help="only the first N questions of each set (0 = all)")
     parser.add_argument("--max-answer-tokens", type=int, default=160, help="cap model answers (0: the settings' cap)")
@@ -146,6 +149,10 @@ class LeaveOut:
     def __init__(self, inner, excluded: set[str]):
         self.inner = inner
         self.excluded = excluded
+        # The composer and the support check find the sentence embedder through the
+        # knowledge service's retriever when the turn has none of its own (response cache
+        # off, as in this bench); without it they had no embedder and quoted nothing.
+        self.retriever = getattr(inner, "retriever", None)
 
     def search(self, query, k, *, docs_budget: int = 0, **kwargs):
         from engine.knowledge.hybrid import budget_k
@@ -155,6 +162,10 @@ class LeaveOut:
         hits = self.inner.search(query, wanted + len(self.excluded) + 2, docs_budget=0, **kwargs)
         kept = [h for h in hits if h.doc_id not in self.excluded and h.doc_id.rpartition("#")[0] not in self.excluded]
         return kept[:wanted]
+
+    def plan(self, query: str):
+        plan = getattr(self.inner, "plan", None)
+        return plan(query) if plan is not None else None
 
 
 def mode_settings(base, mode: str):
@@ -359,8 +370,12 @@ def run(args) -> int:
             result = block(rows, len(items))
             result["examples"] = _examples(rows)
         else:
-            sets = {name: items[: args.limit or None] for name, items in team_sets().items()}
-            everything = [*sets["dev"], *sets["heldout"]]
+            wanted = [name.strip() for name in args.splits.split(",") if name.strip()]
+            unknown = sorted(set(wanted) - set(SETS))
+            if unknown:
+                raise SystemExit(f"unknown split(s) {', '.join(unknown)}; the team's sets are {', '.join(SETS)}")
+            sets = {name: items[: args.limit or None] for name, items in team_sets().items() if name in wanted}
+            everything = [item for items in sets.values() for item in items]
             rows = run_items(engine, model_name, everything, modes, settings, checker, progress=say)
             result = block(rows, len(everything))
             result["splits"] = {}

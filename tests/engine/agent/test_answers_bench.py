@@ -67,3 +67,16 @@ def test_leave_out_never_returns_the_excluded_documents(fixture_kb):
                                                                                   **args)]
     assert "fx/hypoglycemia" not in after and len(after) == 3
     assert json.dumps(after)
+
+
+def test_leave_out_keeps_the_sentence_embedder_and_the_query_plan_within_reach(fixture_kb, minilm):
+    from types import SimpleNamespace
+
+    from engine.agent.wiring import KnowledgeService
+    from engine.agent.writer import sentence_embedder
+    from engine.knowledge import HybridRetriever
+
+    left_out = LeaveOut(KnowledgeService(HybridRetriever(fixture_kb)), {"fx/hypoglycemia"})
+    services = SimpleNamespace(embedder=None, knowledge=left_out)  # the response cache is off in the bench
+    assert sentence_embedder(services) is fixture_kb.embedder
+    assert left_out.plan("What are the symptoms of low blood sugar?") is None  # no translator plugged in

@@ -6,7 +6,9 @@ import re
 
 import pytest
 
-from engine.agent.composer import compose, question_kind
+from engine.agent.answer_framing import hangul_share, korean_key_terms, texts
+from engine.agent.answer_framing import lead as lead_text
+from engine.agent.composer import asked_part, compose, english_query, is_message, question_kind
 from engine.agent.state import Document
 from engine.agent.support import SupportChecker
 from tests.engine.agent.kb_fixture import DOCUMENTS
@@ -77,7 +79,8 @@ def test_korean_question_gets_a_korean_frame_and_quoted_english_evidence(minilm,
     assert lines[0].startswith("저혈당의 증상")
     assert "영어 원문 근거 (English source text" in composition.text
     quoted = [line for line in lines if line.startswith("- ")]
-    assert 1 <= len(quoted) <= 3 and all(CITED.search(line) and '"' in line for line in quoted)
+    assert 1 <= len(quoted) <= 6 and all(CITED.search(line) and '"' in line for line in quoted)
+    assert hangul_share(composition.text) >= 0.4
     assert any("증상" in line for line in quoted)  # the facet named in Korean
     assert "진단이 아닙니다" in composition.text
 
@@ -87,3 +90,59 @@ def test_nothing_relevant_gives_no_answer_rather_than_a_guess(minilm):
                           checker=SupportChecker(minilm))
     assert not [s for s in composition.sentences if s.kind == "sourced"]
     assert "no answer is given" in composition.text
+
+
+LONG_MESSAGE = ("Hi, I have had diabetes for ten years and my doctor changed my pills last month. Sometimes in the "
+                "afternoon I get shaky and sweaty and feel really strange, and my wife keeps telling me to eat "
+                "something. She thinks it is my sugar but I am not sure. What are the symptoms of low blood sugar? "
+                "Thanks for any help.")
+
+
+def test_a_long_message_is_answered_against_its_focus_and_question_kind(minilm, clinical_pack):
+    from engine.clinical import PackConceptFinder, extract
+    from engine.knowledge.translation import QueryTranslator
+
+    plan = QueryTranslator(PackConceptFinder()).plan(LONG_MESSAGE)
+    assert is_message(LONG_MESSAGE) and not is_message("What are the symptoms of low blood sugar?")
+    composition = compose(question=LONG_MESSAGE, language="en", slots=extract(LONG_MESSAGE), documents=HYPO_FIRST,
+                          checker=SupportChecker(minilm), plan=plan)
+    assert composition.query == "What are the symptoms of hypoglycemia?"
+    assert composition.kind == "symptoms"
+    assert composition.text.startswith("Symptoms of hypoglycemia described in the sources:")
+    sourced = [s for s in composition.sentences if s.kind == "sourced"]
+    assert sourced and sourced[0].text.startswith("Symptoms include shaking")
+    assert any("long message" in d for d in composition.decisions)
+    assert not [d for d in composition.decisions if "sugar" in d or "diabetes" in d]  # nothing of the message
+
+
+def test_without_a_plan_a_long_message_is_scored_by_the_sentences_that_ask():
+    assert asked_part(LONG_MESSAGE) == "What are the symptoms of low blood sugar?"
+    assert english_query(LONG_MESSAGE, {}, "symptoms") == "What are the symptoms of low blood sugar?"
+
+
+def test_korean_key_terms_name_the_concepts_and_medical_words_of_a_sentence():
+    assert korean_key_terms("Gout is caused by uric acid crystals that build up in a joint.") == \
+        ["통풍", "요산", "결정", "관절"]
+    assert korean_key_terms("Kidney stones are treated with shock wave lithotripsy.") == \
+        ["요로결석", "치료", "체외충격파 쇄석술"]  # the longest name wins: not 신장 (kidney)
+    assert korean_key_terms("It was a long day.") == []
+
+
+def test_a_korean_answer_quotes_more_english_only_while_it_stays_korean_enough():
+    from engine.agent import composer
+    from engine.agent.support import Evidence, Support
+
+    def quotes(sentence: str) -> list:
+        return [(Evidence(1, f"{sentence} ({i})", i), Support(f"{sentence} ({i})", source=1)) for i in range(6)]
+
+    first = composer.KO_FIRST_QUOTES
+    long_ones = quotes("The clinic recommends that people with this condition keep a written record of their "
+                       "readings, bring it to every visit, and ask about each change in their care plan.")
+    assert composer._within_korean_share(long_ones, [], "treatment", "고혈압", texts("ko")) == long_ones[:first]
+    short_ones = quotes("Exercise lowers blood pressure.")
+    kept = composer._within_korean_share(short_ones, [], "treatment", "고혈압", texts("ko"))
+    assert first < len(kept) and kept == short_ones[:len(kept)]
+    lead = Support(lead_text("treatment", "고혈압", "ko"), kind="notice")
+    closing = Support(texts("ko")["disclaimer"], kind="notice")
+    shown = composer.render_composition([], lead, [s for _, s in kept], closing, "ko")
+    assert hangul_share(shown) >= composer.KO_MIN_HANGUL

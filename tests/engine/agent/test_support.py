@@ -11,6 +11,8 @@ from engine.agent.support import (
     guard,
     passage_units,
     render,
+    strict_support,
+    subject_stems,
     support_rate,
 )
 
@@ -71,3 +73,28 @@ def test_a_korean_sentence_is_checked_through_concept_ids(minilm, clinical_pack)
     supported, unsupported = checker.check(["통풍은 관절염의 한 형태입니다.", "당뇨병은 통풍의 원인입니다."], evidence)
     assert supported.source == 1 and supported.support == 1.0
     assert unsupported.source is None
+
+
+# A lead that the small model wrote for "What is high blood pressure?": it scores above the
+# support threshold against a sentence about secondary hypertension, but says something else.
+DISTORTED_LEAD = ("High blood pressure is a medical condition that can be caused by various factors, including "
+                  "high blood pressure medications and lifestyle choices.")
+PRESSURE = Document("kb/bp", "Blood pressure is the force of blood pushing against the walls of the arteries. "
+                    "When another medical condition or a medicine causes high blood pressure, it is called "
+                    "secondary hypertension.", title="High blood pressure")
+
+
+def test_the_strict_check_drops_a_distorted_lead_that_the_support_score_lets_through(minilm):
+    verdict = guard(DISTORTED_LEAD, [PRESSURE], SupportChecker(minilm))[0]
+    assert verdict.source == 1  # the support score alone backs it
+    backing, why = strict_support(DISTORTED_LEAD, evidence_from([PRESSURE]))
+    assert backing is None and why == "no source sentence has all its content words"
+
+
+def test_the_strict_check_keeps_a_faithful_sentence_and_checks_the_subject():
+    evidence = evidence_from([PRESSURE])
+    backing, why = strict_support("Blood pressure is the force of blood pushing against the arteries.", evidence)
+    assert backing is not None and backing.position == 0 and why == ""
+    swapped = "The arteries are the force of blood pushing against the walls of blood pressure."
+    assert strict_support(swapped, evidence) == (None, "its subject is not the subject of the source sentence")
+    assert subject_stems("High blood pressure is common.") == {"high", "blood", "pressur"}
