@@ -1,7 +1,7 @@
 """One typed settings tree, stored as TOML in the user data directory.
 
 `CHARTSIDE_HOME` overrides the data directory (tests and scripts). Every feature flag
-named in DESIGN.md lives in `FeatureFlags` so ablation runs can switch it off; the
+named in docs/ARCHITECTURE.md lives in `FeatureFlags` so ablation runs can switch it off; the
 defaults are the full system.
 """
 

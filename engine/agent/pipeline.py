@@ -1,4 +1,4 @@
-"""The two graphs (`agent`: the ten nodes of DESIGN.md; `llm`: plain chat) and one turn's run.
+"""The two graphs (`agent`: the ten nodes of docs/ARCHITECTURE.md; `llm`: plain chat) and one turn's run.
 
 Both start with `triage` (slots, red flags, conflict checks, alerts), so no path answers
 before the deterministic safety rules have had their say.

@@ -1,4 +1,4 @@
-"""`extract(text)`: the slot JSON of DESIGN.md from MedCAT mentions plus regular expressions."""
+"""`extract(text)`: the slot JSON of `chartside extract --json` from MedCAT mentions plus regular expressions."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The ten nodes of the turn graph (DESIGN.md), each `node(state, services) -> update`."""
+"""The ten nodes of the turn graph (docs/ARCHITECTURE.md), each `node(state, services) -> update`."""
 
 from engine.agent.nodes.answer import generate_answer, generate_plain
 from engine.agent.nodes.context import assemble_context
