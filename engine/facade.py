@@ -31,7 +31,8 @@ from engine.agent.text import detect_language
 from engine.agent.tokens import TokenManager, plan_budget
 from engine.errors import ChartsideError, InputError, KnowledgeIndexError, ModelUnavailable, VaultError
 from engine.events import Done, Event, Status
-from engine.llm.types import CancelToken, ChatMessage
+from engine.cancel import CancelToken
+from engine.llm.types import ChatMessage
 from engine.settings import Settings, load_settings, save_settings
 
 Progress = Callable[[int, int, str], None]
@@ -250,9 +251,9 @@ class Engine:
             if self._cache is None:
                 store = None
                 if self._vault is not None:
-                    from engine.agent.wiring import VaultCacheStore
+                    from engine.memory.cache import CacheTable
 
-                    store = VaultCacheStore(self._vault)
+                    store = CacheTable(self._vault)
                 c = self.settings.cache
                 self._cache = ResponseCache(threshold=c.similarity_threshold, max_entries=c.max_entries,
                                             ttl_seconds=c.ttl_seconds, store=store)
@@ -267,9 +268,9 @@ class Engine:
         with self._lock:
             self.cache.clear()
             if self._vault is not None:
-                from engine.memory.cache import ResponseCache as VaultCacheTable
+                from engine.memory.cache import CacheTable
 
-                VaultCacheTable(self._vault).clear()
+                CacheTable(self._vault).clear()
             self._cache = None
 
     def close(self) -> None:
@@ -622,7 +623,7 @@ class Engine:
 
             self._kb = open_default(self.settings, build=build, embedder=self._shared_embedder(),
                                     progress=_kb_progress(progress),
-                                    cancelled=(lambda: cancel.cancelled) if cancel else None)
+                                    cancelled=cancel)
             self._knowledge = _UNSET
         return self._kb
 
@@ -644,7 +645,7 @@ class Engine:
         first, so it needs the vault unlocked."""
         kb = self._kb_or_raise()
         result = kb.add_files([Path(p) for p in paths], progress=_kb_progress(progress),
-                              cancelled=(lambda: cancel.cancelled) if cancel else None,
+                              cancelled=cancel,
                               allow_patient_data=allow_patient_data, on_patient_data=self._audit_patient_data_override)
         return result if isinstance(result, dict) else {"result": result}
 
@@ -662,7 +663,7 @@ class Engine:
         from engine.knowledge.bundle import export_bundle
 
         return export_bundle(self._kb_or_raise(), Path(path), progress=_kb_progress(progress),
-                             cancelled=(lambda: cancel.cancelled) if cancel else None)
+                             cancelled=cancel)
 
     def kb_import(self, path, progress: Progress | None = None, cancel: CancelToken | None = None) -> dict:
         """Replace the knowledge base by a bundle (verified first, atomic); searches reopen it."""
@@ -672,7 +673,7 @@ class Engine:
         try:
             return import_bundle(Path(path), default_kb_dir(), self._shared_embedder(),
                                  IndexParams.from_settings(self.settings), progress=_kb_progress(progress),
-                                 cancelled=(lambda: cancel.cancelled) if cancel else None)
+                                 cancelled=cancel)
         finally:
             with self._lock:  # the next search or kb_* call opens whichever index is live now
                 if self._kb is not None:

@@ -12,14 +12,14 @@ def check_agent_graph(settings: Settings) -> str:
     from engine.agent.meter import MeteredLLM
     from engine.agent.pipeline import run_turn
     from engine.agent.services import AgentServices
-    from engine.agent.state import Document
+    from engine.passage import Passage
     from engine.agent.tokens import TokenManager
     from engine.events import Done
     from engine.llm.fake import FakeLLM
 
     class _OneDocument:
         def search(self, query, k, **_kwargs):
-            return [Document("selftest/1", "Hypertension is treated with lifestyle changes and medicines.",
+            return [Passage("selftest/1", "Hypertension is treated with lifestyle changes and medicines.",
                              "Hypertension", "selftest/1#0")]
 
     llm = FakeLLM(["Hypertension is treated with lifestyle changes and medicines [1]."])

@@ -14,6 +14,7 @@ import re
 from dataclasses import asdict, dataclass
 
 from engine.errors import InputError
+from engine.tokenizer import count_tokens_fallback
 
 # Chat-template tokens per message (role markers, separators); ChatML uses ~4-5.
 MESSAGE_OVERHEAD = 8
@@ -88,8 +89,6 @@ class TokenManager:
         if self.uses_model_tokenizer:
             value = self._llm.count_tokens(self._role, text)
         else:
-            from engine.llm.tokens import count_tokens_fallback
-
             value = count_tokens_fallback(text)
         if len(self._cache) > 4096:
             self._cache.clear()

@@ -17,7 +17,7 @@ from importlib import import_module
 
 _EXPORTS = {
     "extract": "engine.clinical.slots",
-    "empty_slots": "engine.clinical.slots",
+    "empty_slots": "engine.clinical.slot_model",
     "triage": "engine.clinical.red_flags",
     "conflicts": "engine.clinical.drug_alerts",
     "KoreanConceptExpander": "engine.clinical.expander",

@@ -12,7 +12,8 @@ from typing import Iterator, Sequence
 
 from engine.errors import GenerationCancelled, ModelOutputError
 from engine.llm.structured import validate_label
-from engine.llm.types import CancelToken, ChatMessage, GenerationMetrics, ModelInfo
+from engine.cancel import CancelToken
+from engine.llm.types import ChatMessage, GenerationMetrics, ModelInfo
 
 
 class FakeLLM:

@@ -27,6 +27,7 @@ from typing import Callable, Iterator, Sequence
 
 from engine.llm.remote import RemoteChatClient, RemoteModelError, RemoteStreamInterrupted
 from engine.llm.types import ChatMessage, ModelInfo
+from engine.tokenizer import count_tokens_fallback
 
 THIS_DESKTOP = "this desktop"
 
@@ -100,8 +101,6 @@ class RoutedLLM:
     def count_tokens(self, role: str, text: str) -> int:
         if not self._routed(role):
             return self.local.count_tokens(role, text)
-        from engine.llm.tokens import count_tokens_fallback
-
         return count_tokens_fallback(text) if text else 0
 
     def render_prompt(self, role: str, messages: list[ChatMessage]) -> tuple[str, list[str]]:

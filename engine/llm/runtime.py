@@ -26,7 +26,8 @@ from typing import Iterator, Sequence
 
 from engine.errors import GenerationCancelled, ModelOutputError, ModelUnavailable
 from engine.llm.structured import classification_messages, label_schema, parse_json, validate_label
-from engine.llm.types import CancelToken, ChatMessage, GenerationMetrics, ModelInfo
+from engine.cancel import CancelToken
+from engine.llm.types import ChatMessage, GenerationMetrics, ModelInfo
 from engine.models import ModelEntry, get_model, verify
 from engine.settings import LLMSettings
 

@@ -7,11 +7,11 @@ import re
 import pytest
 
 from engine.agent.composer import compose, question_kind
-from engine.agent.state import Document
+from engine.passage import Passage
 from engine.agent.support import SupportChecker
 from tests.engine.agent.kb_fixture import DOCUMENTS
 
-DOCS = [Document(doc_id, text, title=title) for doc_id, title, text in DOCUMENTS]
+DOCS = [Passage(doc_id, text, title=title) for doc_id, title, text in DOCUMENTS]
 HYPO_FIRST = [DOCS[1], DOCS[0], DOCS[2], DOCS[7]]
 CITED = re.compile(r"\[(\d)\]")
 

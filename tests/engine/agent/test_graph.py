@@ -6,7 +6,8 @@ import pytest
 
 from engine.agent.graph import END, START, Branch, Graph, GraphError
 from engine.agent.pipeline import agent_graph, llm_graph, pipeline_mermaid, run_turn
-from engine.agent.state import Document, TurnState
+from engine.agent.state import TurnState
+from engine.passage import Passage
 from engine.errors import ModelOutputError
 from engine.events import Alerts, Done, NodeFinished, NodeStarted, Sources, Token
 from engine.llm.fake import FakeLLM
@@ -218,7 +219,7 @@ def test_no_knowledge_base_still_answers_and_says_so():
 
 def test_documents_reach_the_prompt_numbered():
     llm = FakeLLM(["Answer [1]."])
-    services = make_services(llm, knowledge=FakeKnowledge([Document("d/1", "Metformin lowers glucose.", "Metformin")]))
+    services = make_services(llm, knowledge=FakeKnowledge([Passage("d/1", "Metformin lowers glucose.", "Metformin")]))
     run("What does metformin do?", services)
     user = llm.calls[0]["messages"][-1]["content"]
     assert "[1] Metformin: Metformin lowers glucose." in user

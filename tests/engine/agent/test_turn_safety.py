@@ -19,7 +19,7 @@ from engine.agent.ephemeral import EphemeralMemory
 from engine.agent.nodes import quality
 from engine.agent.pipeline import run_turn
 from engine.agent.prompting import SMALL_TALK
-from engine.agent.state import Document
+from engine.passage import Passage
 from engine.agent.wiring import ClinicalService
 from engine.clinical.red_flags import MESSAGES
 from engine.events import Alerts, AnswerReplaced, Done, Sources, Token
@@ -134,7 +134,7 @@ def scripted_judge(*scores):
     return judge
 
 
-DOCS = [Document(f"kb/{i}", f"Passage {i} about chest pain care.", f"Doc {i}", f"kb/{i}#0") for i in range(6)]
+DOCS = [Passage(f"kb/{i}", f"Passage {i} about chest pain care.", f"Doc {i}", f"kb/{i}#0") for i in range(6)]
 
 
 @pytest.mark.parametrize("scores,winner", [((0.2, 0.6), 1), ((0.45, 0.2), 0), ((0.3, 0.4, 0.35), 1)])
