@@ -13,6 +13,7 @@ import itertools
 import time
 from datetime import datetime, timezone
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Callable, Iterator
 
 from engine.errors import InputError, VaultError, WrongPassphrase
@@ -103,6 +104,7 @@ class DemoEngine:
         self.audit: list[tuple[str, str]] = []
         # The default MedQuAD index's size, so demo screenshots show a realistic knowledge base.
         self._kb = {"documents": 17925, "chunks": 29485, "embedding_model": self.settings.embedding.model}
+        self.models = SimpleNamespace(installed=self._installed_models)  # the facade's `engine.models` area
 
     # -- settings ------------------------------------------------------------------------
     def update_settings(self, settings: Settings) -> None:
@@ -339,7 +341,7 @@ class DemoEngine:
         yield Done(result)
 
     # -- models and device -------------------------------------------------------------------
-    def models(self) -> list[dict]:
+    def _installed_models(self) -> list[dict]:
         from engine.models import load_manifest
 
         rows = []

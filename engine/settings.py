@@ -56,6 +56,8 @@ class FeatureFlags(_Section):
 class LLMSettings(_Section):
     """Which model serves each role and how llama.cpp runs it."""
 
+    backend: Literal["llama-cpp", "fake"] = Field(
+        "llama-cpp", description="fake: the scripted FakeLLM answering every call with a fixed reply (demos, GUI tests)")
     generate_model: str = "smollm2-135m-instruct-q4_1"
     classify_model: str = "smollm2-135m-instruct-q4_1"
     judge_model: str = "smollm2-135m-instruct-q4_1"

@@ -16,7 +16,7 @@ from engine.agent.cache import ResponseCache
 from engine.agent.tokens import TokenManager
 from engine.cancel import CancelToken
 from engine.passage import Passage
-from engine.protocols import Embedder
+from engine.protocols import LLM, Embedder
 from engine.settings import Settings
 
 
@@ -59,7 +59,7 @@ class PatientMemory(Protocol):
 @dataclass
 class AgentServices:
     settings: Settings
-    llm: object
+    llm: LLM | None
     tokens: TokenManager
     clinical: Clinical | None = None
     knowledge: Knowledge | None = None

@@ -96,7 +96,7 @@ class RoutedLLM:
     def context_key(self, role: str):
         if self.is_remote(role):
             return ("remote", role)
-        return self.local.context_key(role) if hasattr(self.local, "context_key") else role
+        return self.local.context_key(role)
 
     def count_tokens(self, role: str, text: str) -> int:
         if not self._routed(role):

@@ -132,6 +132,10 @@ class LlamaRuntime:
     def info(self, role: str) -> ModelInfo:
         return self.load(role).info
 
+    def answered_by(self, role: str) -> None:
+        """Always this desktop (only a model server's router says who answered)."""
+        return None
+
     def close(self) -> None:
         with self._load_lock:
             for loaded in self._loaded.values():
