@@ -23,8 +23,8 @@ from engine.settings import Settings
 
 Progress = Callable[[int, int, str], None] | None
 
-PIPELINE = ("triage", "store_memory", "check_similarity", "classify_intent", "assemble_context",
-            "retrieve", "generate_answer", "refine", "quality_check", "store_response")
+PIPELINE = ("extract_and_triage", "store_memory", "check_cache", "plan_retrieval", "assemble_context",
+            "retrieve", "generate_answer", "judge_answer", "quality_check", "store_response")
 
 DEMO_QUESTION = {
     "ko": "58세 여성, 고혈압으로 암로디핀 5mg 복용 중이고 페니실린 알레르기가 있어요. 목이 아프고 열이 나는데 아목시실린을 먹어도 되나요?",

@@ -27,8 +27,8 @@ def check_agent_graph(settings: Settings) -> str:
                              knowledge=_OneDocument(), memory=EphemeralMemory(), cache=ResponseCache())
     result = next(e for e in run_turn("How is hypertension treated?", services) if isinstance(e, Done)).result
     trace_nodes = result["trace"]["nodes"]
-    expected = {"triage", "classify_intent", "store_memory", "assemble_context", "retrieve",
-                "generate_answer", "refine", "quality_check", "store_response"}
+    expected = {"extract_and_triage", "plan_retrieval", "store_memory", "assemble_context", "retrieve",
+                "generate_answer", "judge_answer", "quality_check", "store_response"}
     if not expected <= set(trace_nodes):
         raise RuntimeError(f"agent graph skipped nodes: {sorted(expected - set(trace_nodes))}")
     budget = result["trace"]["budget"]

@@ -24,6 +24,7 @@ class TurnState:
     turn_index: int = 0
     # understanding
     slots: dict = field(default_factory=dict)
+    slots_extracted: bool = False  # set by extract_and_triage, so the slots are extracted once
     alerts: list[dict] = field(default_factory=list)
     emergency: bool = False
     intent: str = "question"

@@ -1,6 +1,6 @@
-"""triage, store_memory and classify_intent: understanding the message.
+"""extract_and_triage, store_memory and plan_retrieval: understanding the message.
 
-Safety first: `triage` is the first node of every turn. It extracts the slots once,
+Safety first: `extract_and_triage` is the first node of every turn. It extracts the slots once,
 runs the deterministic red-flag rules and the allergy/interaction checks, and emits
 every alert (an `Alerts` event) before the cache, the intent rules or the model have a
 say. An emergency turn is never small talk and never a cache hit: its guidance opens the
@@ -19,8 +19,8 @@ from engine.events import Alerts
 
 
 def turn_slots(state: TurnState, services: AgentServices) -> dict:
-    """The message's slots, extracted once per turn (by `triage`)."""
-    if state.slots:
+    """The message's slots, extracted once per turn (by `extract_and_triage`)."""
+    if state.slots_extracted:
         return state.slots
     if services.clinical is None or not services.flags.slot_extraction:
         return empty_slots()
@@ -55,7 +55,7 @@ def emergency_alert(services: AgentServices, text: str) -> dict | None:
     return alert
 
 
-def triage(state: TurnState, services: AgentServices):
+def extract_and_triage(state: TurnState, services: AgentServices):
     """Red flags, slots and conflict checks, once per turn; every alert before anything else.
 
     The red-flag rules are plain regular expressions and run first: an extraction failure
@@ -68,7 +68,7 @@ def triage(state: TurnState, services: AgentServices):
     try:
         slots = turn_slots(state, services)
     except ChartsideError as exc:
-        services.log.append(f"triage: extraction failed ({exc}); no slots this turn")
+        services.log.append(f"extract_and_triage: extraction failed ({exc}); no slots this turn")
         slots = empty_slots()
     if services.clinical is not None and services.flags.conflict_alerts:
         profile = stored_profile(services)
@@ -76,8 +76,8 @@ def triage(state: TurnState, services: AgentServices):
     yield Alerts(alerts)
     decisions = list(state.decisions)
     if emergency is not None:
-        decisions.append(f"triage: {emergency['category']} red flag: an emergency turn (no small talk, no cache)")
-    return {"slots": slots, "alerts": alerts, "emergency": emergency is not None, "decisions": decisions}
+        decisions.append(f"extract_and_triage: {emergency['category']} red flag: an emergency turn (no small talk, no cache)")
+    return {"slots": slots, "slots_extracted": True, "alerts": alerts, "emergency": emergency is not None, "decisions": decisions}
 
 
 def store_memory(state: TurnState, services: AgentServices) -> dict:
@@ -89,8 +89,9 @@ def store_memory(state: TurnState, services: AgentServices) -> dict:
     return {"profile_fingerprint": memory.fingerprint()}
 
 
-def classify_intent(state: TurnState, services: AgentServices) -> dict:
-    """Small talk, a question (and how complex), or an emergency statement.
+def plan_retrieval(state: TurnState, services: AgentServices) -> dict:
+    """Active retrieval: small talk, a question (how complex, so how many documents), or an
+    emergency statement.
 
     An emergency turn is never small talk: when the message also asks something it is
     answered as a question (the guidance first); when it only states the emergency
@@ -101,12 +102,12 @@ def classify_intent(state: TurnState, services: AgentServices) -> dict:
     if state.emergency and asks_something(state.text):
         return {"intent": "question", "needs_retrieval": True, "query_complexity": "moderate",
                 "dynamic_k": settings.retrieval.k_moderate, "intent_source": "triage",
-                "decisions": [*state.decisions, "classify_intent: emergency turn that asks something: answered "
+                "decisions": [*state.decisions, "plan_retrieval: emergency turn that asks something: answered "
                                                 "as a question after the guidance"]}
     if state.emergency:
         return {"intent": "emergency", "needs_retrieval": False, "query_complexity": None, "dynamic_k": 0,
                 "intent_source": "triage", "retrieval_skipped": True,
-                "decisions": [*state.decisions, "classify_intent: emergency statement: the guidance is the answer"]}
+                "decisions": [*state.decisions, "plan_retrieval: emergency statement: the guidance is the answer"]}
     if not services.flags.active_retrieval:
         return {"intent": "question", "needs_retrieval": True, "query_complexity": "moderate",
                 "dynamic_k": settings.retrieval.k_moderate, "intent_source": "fixed"}
@@ -120,7 +121,7 @@ def classify_intent(state: TurnState, services: AgentServices) -> dict:
             intent = classify_with_llm(services.llm, state.text)
             source = "llm"
         except (ModelOutputError, ModelUnavailable) as exc:
-            services.log.append(f"classify_intent: LLM label rejected ({exc}); kept the rule result")
+            services.log.append(f"plan_retrieval: LLM label rejected ({exc}); kept the rule result")
             intent = Intent(intent.intent, intent.needs_retrieval, intent.complexity, True)
             source = "rules-fallback"
     k = {"simple": settings.retrieval.k_simple, "moderate": settings.retrieval.k_moderate,
