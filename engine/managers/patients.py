@@ -162,7 +162,9 @@ class PatientsManager:
         from engine.agent.export import write_document
 
         if fmt in ("json", "md", "markdown"):
-            return self.vault.export_patient(int(patient_id), Path(path), "markdown" if fmt == "md" else fmt)
+            from engine.memory.export import export_patient
+
+            return export_patient(self.vault, int(patient_id), Path(path), "markdown" if fmt == "md" else fmt)
         if fmt != "pdf":
             raise InputError(f"unknown format {fmt}", user_message="Export format must be JSON, Markdown or PDF.")
         from engine.memory.export import patient_record, to_markdown
