@@ -149,7 +149,7 @@ class PatientsManager:
 
     # -- export ------------------------------------------------------------------------
     def export_conversation(self, session_id: int, path, fmt: str = "md") -> Path:
-        from engine.agent.export import conversation_markdown, write_document
+        from engine.memory.export import conversation_markdown, write_document
 
         session = self.vault.get_session(int(session_id))
         patient = self.vault.get_patient(session["patient_id"])
@@ -159,15 +159,12 @@ class PatientsManager:
         return target
 
     def export_patient(self, patient_id: int, path, fmt: str = "json") -> Path:
-        from engine.agent.export import write_document
+        from engine.memory.export import export_patient, patient_record, to_markdown, write_document
 
         if fmt in ("json", "md", "markdown"):
-            from engine.memory.export import export_patient
-
             return export_patient(self.vault, int(patient_id), Path(path), "markdown" if fmt == "md" else fmt)
         if fmt != "pdf":
             raise InputError(f"unknown format {fmt}", user_message="Export format must be JSON, Markdown or PDF.")
-        from engine.memory.export import patient_record, to_markdown
 
         target = write_document(to_markdown(patient_record(self.vault, int(patient_id))), Path(path), "pdf")
         self.vault.audit("patient.export", int(patient_id), {"format": "pdf"})
