@@ -21,7 +21,6 @@ from engine.agent import answer_framing as framing
 from engine.agent.composer import Composition, compose
 from engine.agent.prompting import clean_citations, safety_prompt
 from engine.agent.support import ALERT, NOTICE, SOURCED, Support, SupportChecker, guard
-from engine.clinical.slot_model import CONCEPT_SLOTS
 from engine.errors import GenerationCancelled
 from engine.events import Token
 
@@ -68,7 +67,7 @@ def concept_reader(services):
     def concepts(text: str) -> set[str]:
         if text not in memo:
             slots = clinical.extract(text)
-            memo[text] = {str(i["concept_id"]).upper() for key in CONCEPT_SLOTS
+            memo[text] = {str(i["concept_id"]).upper() for key in ("conditions", "symptoms", "medications", "allergies")
                           for i in slots.get(key, []) if isinstance(i, dict) and i.get("concept_id")}
         return memo[text]
     return concepts

@@ -9,10 +9,10 @@ answer whichever draft is shown.
 
 from __future__ import annotations
 
+from engine.clinical.slot_model import SLOT_LISTS, empty_slots
 from engine.agent.intent import Intent, classify_by_rules, classify_with_llm
 from engine.agent.services import AgentServices
 from engine.clinical.assertion import asks_something
-from engine.clinical.slot_model import SLOT_LISTS, empty_slots
 from engine.agent.state import TurnState
 from engine.errors import ChartsideError, ModelOutputError, ModelUnavailable
 from engine.events import Alerts
