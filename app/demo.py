@@ -13,6 +13,7 @@ import itertools
 import time
 from datetime import datetime, timezone
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Callable, Iterator
 
 from engine.errors import InputError, VaultError, WrongPassphrase
@@ -22,8 +23,8 @@ from engine.settings import Settings
 
 Progress = Callable[[int, int, str], None] | None
 
-PIPELINE = ("triage", "store_memory", "check_similarity", "classify_intent", "assemble_context",
-            "retrieve", "generate_answer", "refine", "quality_check", "store_response")
+PIPELINE = ("extract_and_triage", "store_memory", "check_cache", "plan_retrieval", "assemble_context",
+            "retrieve", "generate_answer", "judge_answer", "quality_check", "store_response")
 
 DEMO_QUESTION = {
     "ko": "58세 여성, 고혈압으로 암로디핀 5mg 복용 중이고 페니실린 알레르기가 있어요. 목이 아프고 열이 나는데 아목시실린을 먹어도 되나요?",
@@ -127,6 +128,7 @@ class DemoEngine:
         self.audit: list[tuple[str, str]] = []
         # The default MedQuAD index's size, so demo screenshots show a realistic knowledge base.
         self._kb = {"documents": 17925, "chunks": 29485, "embedding_model": self.settings.embedding.model}
+        self.models = SimpleNamespace(installed=self._installed_models)  # the facade's `engine.models` area
 
     # -- settings ------------------------------------------------------------------------
     def update_settings(self, settings: Settings) -> None:
@@ -365,7 +367,7 @@ class DemoEngine:
         yield Done(result)
 
     # -- models and device -------------------------------------------------------------------
-    def models(self) -> list[dict]:
+    def _installed_models(self) -> list[dict]:
         from engine.models import load_manifest
 
         rows = []

@@ -83,14 +83,14 @@ KNOWN_STATUS = (
 
 STEP_CONTEXT = "PipelineSteps"
 STEP_NAMES = {
-    "triage": QT_TRANSLATE_NOOP("PipelineSteps", "checking for emergencies and drug alerts"),
+    "extract_and_triage": QT_TRANSLATE_NOOP("PipelineSteps", "checking for emergencies and drug alerts"),
     "store_memory": QT_TRANSLATE_NOOP("PipelineSteps", "noting the patient's facts"),
-    "check_similarity": QT_TRANSLATE_NOOP("PipelineSteps", "looking for an earlier answer"),
-    "classify_intent": QT_TRANSLATE_NOOP("PipelineSteps", "understanding the question"),
+    "check_cache": QT_TRANSLATE_NOOP("PipelineSteps", "looking for an earlier answer"),
+    "plan_retrieval": QT_TRANSLATE_NOOP("PipelineSteps", "understanding the question"),
     "assemble_context": QT_TRANSLATE_NOOP("PipelineSteps", "gathering the patient's context"),
     "retrieve": QT_TRANSLATE_NOOP("PipelineSteps", "searching the knowledge base"),
     "generate_answer": QT_TRANSLATE_NOOP("PipelineSteps", "writing the answer"),
-    "refine": QT_TRANSLATE_NOOP("PipelineSteps", "checking the answer"),
+    "judge_answer": QT_TRANSLATE_NOOP("PipelineSteps", "checking the answer"),
     "quality_check": QT_TRANSLATE_NOOP("PipelineSteps", "deciding whether to search again"),
     "store_response": QT_TRANSLATE_NOOP("PipelineSteps", "finishing"),
 }

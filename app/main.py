@@ -7,49 +7,20 @@ and indexes all happen in workers after the window is up.
 
 from __future__ import annotations
 
-import logging
 import os
-import sys
 
-from PySide6.QtCore import QObject, Qt, QtMsgType, qInstallMessageHandler
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QMessageBox
 
-from app.fonts import apply_ui_font
 from app.i18n import UiLanguage
 from app.main_window import MainWindow
+from app.qt_app import application
 from app.system_check import check_display_libraries
 from app.workers import EngineRunner, retire
 from engine.errors import ConfigError
 from engine.settings import Settings, load_settings
 
-log = logging.getLogger(__name__)
 SHUTDOWN_WAIT_MS = 15_000
-# Harmless notices of Qt's offscreen platform (screenshots, tests) that would drown real warnings.
-QUIET_QT_MESSAGES = ("This plugin does not support propagateSizeHints()", "This plugin does not support raise()")
-
-
-def _qt_message(kind: QtMsgType, _context, message: str) -> None:
-    if any(message.startswith(quiet) for quiet in QUIET_QT_MESSAGES):
-        return
-    level = logging.DEBUG if kind == QtMsgType.QtDebugMsg else logging.WARNING
-    logging.getLogger("qt").log(level, "%s", message)
-
-
-def application() -> QApplication:
-    """The QApplication (created once), with the CJK font applied."""
-    app = QApplication.instance()
-    if app is None:
-        qInstallMessageHandler(_qt_message)
-        QApplication.setHighDpiScaleFactorRoundingPolicy(Qt.HighDpiScaleFactorRoundingPolicy.PassThrough)
-        app = QApplication(sys.argv[:1])
-        app.setApplicationName("Chartside")
-        app.setOrganizationName("Chartside")
-        family = apply_ui_font(app)
-        if family is None:
-            log.warning("no CJK font found: Korean text may not render")
-    return app
-
-
 class Shell(QObject):
     """Owns the engine, the worker runner and the current main window; rebuilds the window
     when the UI language changes (keeping the store unlocked and the patient selected)."""

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from app.demo import DEMO_QUESTION, DemoEngine
 from app.main_window import MainWindow
+from app.qt_app import application
 from app.workers import EngineRunner, retire
 from engine.settings import Settings
 
@@ -237,8 +238,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from app.main import application
-
     application()
     if args.all or args.real:
         for path in save_all(Path(args.all)) if args.all else []:

@@ -36,8 +36,18 @@ class ModelOutputError(ChartsideError):
     user_message = "The model returned an answer in an unexpected format."
 
 
-class GenerationCancelled(ChartsideError):
+class Cancelled(ChartsideError):
+    """A long call stopped through its `engine.cancel.CancelToken`."""
+
+    user_message = "Stopped."
+
+
+class GenerationCancelled(Cancelled):
     user_message = "Generation was stopped."
+
+
+class BuildCancelled(Cancelled):
+    user_message = "Building the knowledge base was cancelled; nothing partial was kept."
 
 
 class WrongPassphrase(ChartsideError):

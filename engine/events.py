@@ -1,7 +1,7 @@
 """Events the engine yields while it answers a turn.
 
 The GUI turns each event into a Qt signal in a worker; the CLI prints tokens and the
-final result. `Done.result` is the turn in the `chartside chat --json` format of DESIGN.md.
+final result. `Done.result` is the turn in the `chartside chat --json` format (docs/ARCHITECTURE.md).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """One typed settings tree, stored as TOML in the user data directory.
 
 `CHARTSIDE_HOME` overrides the data directory (tests and scripts). Every feature flag
-named in DESIGN.md lives in `FeatureFlags` so ablation runs can switch it off; the
+named in docs/ARCHITECTURE.md lives in `FeatureFlags` so ablation runs can switch it off; the
 defaults are the full system.
 """
 
@@ -56,6 +56,8 @@ class FeatureFlags(_Section):
 class LLMSettings(_Section):
     """Which model serves each role and how llama.cpp runs it."""
 
+    backend: Literal["llama-cpp", "fake"] = Field(
+        "llama-cpp", description="fake: the scripted FakeLLM answering every call with a fixed reply (demos, GUI tests)")
     generate_model: str = "smollm2-135m-instruct-q4_1"
     classify_model: str = "smollm2-135m-instruct-q4_1"
     judge_model: str = "smollm2-135m-instruct-q4_1"

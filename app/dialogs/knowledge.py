@@ -21,7 +21,7 @@ from app.folders import remember, start_folder
 from app.panels.sources import MEDQUAD_ATTRIBUTION
 from app.workers import EngineRunner, ProgressBridge
 from engine.errors import PatientDataFound
-from engine.llm.types import CancelToken
+from engine.cancel import CancelToken
 
 ROLE = Qt.ItemDataRole.UserRole
 STAT_LABELS = {

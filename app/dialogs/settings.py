@@ -176,7 +176,7 @@ class SettingsDialog(QDialog):
 
     # -- data ------------------------------------------------------------------------------
     def refresh(self) -> None:
-        self._runner.call(self, self._engine.models, on_result=self._show_models, lane="background")
+        self._runner.call(self, self._engine.models.installed, on_result=self._show_models, lane="background")
         self._runner.call(self, self._engine.device_info, on_result=self._show_device, lane="background")
 
     def _show_models(self, models: list[dict]) -> None:

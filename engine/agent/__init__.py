@@ -6,4 +6,5 @@ the guarded response cache and the ablation harness.
     services.AgentServices             -> what the nodes use; wiring.* adapts the real services
 
 The facade (`engine.facade.Engine`) is the only caller outside tests and benchmarks.
+The node order, and how to add a node or a service: docs/ARCHITECTURE.md.
 """

@@ -22,7 +22,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
-from engine.agent.state import Document
+from engine.passage import Passage
 from engine.agent.text import content_words, is_medical_word, split_sentences
 from engine.agent.tokens import TokenManager
 from engine.errors import ModelOutputError, ModelUnavailable
@@ -40,7 +40,7 @@ class _Sentence:
     tokens: int
 
 
-def render_documents(documents: list[Document], texts: list[str] | None = None) -> str:
+def render_documents(documents: list[Passage], texts: list[str] | None = None) -> str:
     texts = texts if texts is not None else [d.text for d in documents]
     blocks = []
     for number, (doc, text) in enumerate(zip(documents, texts), 1):
@@ -67,7 +67,7 @@ def sentence_importance(sentence: str, query_words: set[str], position: int, cou
     return w_overlap * overlap + w_density * density + w_position * position_score + w_entropy * normalised_entropy
 
 
-def extractive(documents: list[Document], query: str, budget: int, tokens: TokenManager) -> str:
+def extractive(documents: list[Passage], query: str, budget: int, tokens: TokenManager) -> str:
     """The most important sentences that fit `budget` tokens, rendered in original order."""
     if budget <= 0 or not documents:
         return ""
@@ -95,7 +95,7 @@ def extractive(documents: list[Document], query: str, budget: int, tokens: Token
     return text
 
 
-def _render_chosen(documents: list[Document], chosen: list[_Sentence]) -> str:
+def _render_chosen(documents: list[Passage], chosen: list[_Sentence]) -> str:
     per_doc: dict[int, list[_Sentence]] = {}
     for sentence in chosen:
         per_doc.setdefault(sentence.doc, []).append(sentence)
@@ -123,7 +123,7 @@ def abstractive(section: str, query: str, budget: int, tokens: TokenManager, llm
     raise ModelOutputError(f"abstractive summary stayed over {budget} tokens")
 
 
-def compress(documents: list[Document], query: str, budget: int, strategy: str, tokens: TokenManager,
+def compress(documents: list[Passage], query: str, budget: int, strategy: str, tokens: TokenManager,
              llm=None, *, enabled: bool = True) -> tuple[str, dict]:
     """Render the documents within `budget`, compressing when needed. Returns (section, stats)."""
     started = time.perf_counter()
@@ -152,7 +152,7 @@ def compress(documents: list[Document], query: str, budget: int, strategy: str, 
     return section, _finish(stats, started)
 
 
-def _truncate_documents(documents: list[Document], budget: int, tokens: TokenManager) -> str:
+def _truncate_documents(documents: list[Passage], budget: int, tokens: TokenManager) -> str:
     """Compression switched off: keep whole documents in rank order while they fit, cut the next one."""
     kept: list[str] = []
     for number, doc in enumerate(documents, 1):

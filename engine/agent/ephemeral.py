@@ -10,7 +10,8 @@ from __future__ import annotations
 import hashlib
 import json
 
-SLOT_LISTS = ("allergies", "conditions", "medications", "symptoms", "vitals", "labs")
+from engine.clinical.slot_model import SLOT_LISTS, empty_slots
+
 SUMMARY_ORDER = ("allergies", "conditions", "medications", "symptoms", "vitals", "labs")
 LABELS = {
     "en": {"allergies": "Allergies", "conditions": "Conditions", "medications": "Medications",
@@ -18,11 +19,6 @@ LABELS = {
     "ko": {"allergies": "알레르기", "conditions": "질환", "medications": "복용 약", "symptoms": "증상",
            "vitals": "활력징후", "labs": "검사", "demographics": "환자"},
 }
-
-
-def empty_slots() -> dict:
-    return {"demographics": {"age": None, "age_group": None, "gender": None, "pregnant": None},
-            **{name: [] for name in SLOT_LISTS}}
 
 
 def item_label(item: dict) -> str:

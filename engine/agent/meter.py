@@ -9,9 +9,11 @@ from __future__ import annotations
 import time
 from typing import Iterator
 
+from engine.protocols import LLM
+
 
 class MeteredLLM:
-    def __init__(self, llm):
+    def __init__(self, llm: LLM):
         self._llm = llm
         self.calls = 0
         self.ms = 0.0
@@ -32,7 +34,7 @@ class MeteredLLM:
 
     def _settle(self, started: float) -> None:
         self.ms += (time.perf_counter() - started) * 1000
-        metrics = getattr(self._llm, "last_metrics", None)
+        metrics = self._llm.last_metrics
         if metrics is not None:
             self.prompt_tokens += int(metrics.prompt_tokens or 0)
             self.completion_tokens += int(metrics.completion_tokens or 0)

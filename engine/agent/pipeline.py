@@ -1,16 +1,16 @@
-"""The two graphs (`agent`: the ten nodes of DESIGN.md; `llm`: plain chat) and one turn's run.
+"""The two graphs (`agent`: the ten nodes of docs/ARCHITECTURE.md; `llm`: plain chat) and one turn's run.
 
-Both start with `triage` (slots, red flags, conflict checks, alerts), so no path answers
-before the deterministic safety rules have had their say.
+Both start with `extract_and_triage` (slots, red flags, conflict checks, alerts), so no path
+answers before the deterministic safety rules have had their say.
 
-    triage -> store_memory -> check_similarity --hit--> store_response
-                                  |miss
-    classify_intent -> assemble_context
+    extract_and_triage -> store_memory -> check_cache --hit--> store_response
+                                               |miss
+    plan_retrieval -> assemble_context
         --needs retrieval--> retrieve -> generate_answer      (else straight to generate_answer)
-    generate_answer --judge--> refine -> quality_check --again--> retrieve
-                    --skip---> store_response <------ done ---/
+    generate_answer --judge--> judge_answer -> quality_check --again--> retrieve
+                    --skip---> store_response <-------------- done ----/
 
-    llm: triage -> generate_answer (plain) -> store_response
+    llm: extract_and_triage -> generate_answer (plain) -> store_response
 """
 
 from __future__ import annotations
@@ -48,27 +48,27 @@ def agent_graph(services: AgentServices) -> Graph:
     return Graph(
         "agent",
         nodes={
-            "triage": nodes.triage,
+            "extract_and_triage": nodes.extract_and_triage,
             "store_memory": nodes.store_memory,
-            "check_similarity": nodes.check_similarity,
-            "classify_intent": nodes.classify_intent,
+            "check_cache": nodes.check_cache,
+            "plan_retrieval": nodes.plan_retrieval,
             "assemble_context": nodes.assemble_context,
             "retrieve": nodes.retrieve,
             "generate_answer": nodes.generate_answer,
-            "refine": nodes.refine,
+            "judge_answer": nodes.judge_answer,
             "quality_check": nodes.quality_check,
             "store_response": nodes.store_response,
         },
         edges={
-            START: "triage",
-            "triage": "store_memory",
-            "store_memory": "check_similarity",
-            "check_similarity": Branch(after_cache, {"hit": "store_response", "miss": "classify_intent"}),
-            "classify_intent": "assemble_context",
+            START: "extract_and_triage",
+            "extract_and_triage": "store_memory",
+            "store_memory": "check_cache",
+            "check_cache": Branch(after_cache, {"hit": "store_response", "miss": "plan_retrieval"}),
+            "plan_retrieval": "assemble_context",
             "assemble_context": Branch(after_context, {"retrieve": "retrieve", "skip retrieval": "generate_answer"}),
             "retrieve": "generate_answer",
-            "generate_answer": Branch(_after_answer(services), {"judge": "refine", "skip": "store_response"}),
-            "refine": "quality_check",
+            "generate_answer": Branch(_after_answer(services), {"judge": "judge_answer", "skip": "store_response"}),
+            "judge_answer": "quality_check",
             "quality_check": Branch(wants_another_round, {"retrieve": "retrieve", "done": "store_response"}),
             "store_response": END,
         },
@@ -76,10 +76,10 @@ def agent_graph(services: AgentServices) -> Graph:
 
 
 def llm_graph() -> Graph:
-    return Graph("llm", nodes={"triage": nodes.triage, "generate_answer": nodes.generate_plain,
-                               "store_response": _store_plain},
-                 edges={START: "triage", "triage": "generate_answer", "generate_answer": "store_response",
-                        "store_response": END})
+    return Graph("llm", nodes={"extract_and_triage": nodes.extract_and_triage,
+                               "generate_answer": nodes.generate_plain, "store_response": _store_plain},
+                 edges={START: "extract_and_triage", "extract_and_triage": "generate_answer",
+                        "generate_answer": "store_response", "store_response": END})
 
 
 def _store_plain(state: TurnState, services: AgentServices) -> dict:

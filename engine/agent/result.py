@@ -1,4 +1,4 @@
-"""The turn result in the `chartside chat --json` format of DESIGN.md."""
+"""The turn result in the `chartside chat --json` format (README, docs/ARCHITECTURE.md)."""
 
 from __future__ import annotations
 

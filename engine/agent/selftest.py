@@ -12,14 +12,14 @@ def check_agent_graph(settings: Settings) -> str:
     from engine.agent.meter import MeteredLLM
     from engine.agent.pipeline import run_turn
     from engine.agent.services import AgentServices
-    from engine.agent.state import Document
+    from engine.passage import Passage
     from engine.agent.tokens import TokenManager
     from engine.events import Done
     from engine.llm.fake import FakeLLM
 
     class _OneDocument:
         def search(self, query, k, **_kwargs):
-            return [Document("selftest/1", "Hypertension is treated with lifestyle changes and medicines.",
+            return [Passage("selftest/1", "Hypertension is treated with lifestyle changes and medicines.",
                              "Hypertension", "selftest/1#0")]
 
     llm = FakeLLM(["Hypertension is treated with lifestyle changes and medicines [1]."])
@@ -27,8 +27,8 @@ def check_agent_graph(settings: Settings) -> str:
                              knowledge=_OneDocument(), memory=EphemeralMemory(), cache=ResponseCache())
     result = next(e for e in run_turn("How is hypertension treated?", services) if isinstance(e, Done)).result
     trace_nodes = result["trace"]["nodes"]
-    expected = {"triage", "classify_intent", "store_memory", "assemble_context", "retrieve",
-                "generate_answer", "refine", "quality_check", "store_response"}
+    expected = {"extract_and_triage", "plan_retrieval", "store_memory", "assemble_context", "retrieve",
+                "generate_answer", "judge_answer", "quality_check", "store_response"}
     if not expected <= set(trace_nodes):
         raise RuntimeError(f"agent graph skipped nodes: {sorted(expected - set(trace_nodes))}")
     budget = result["trace"]["budget"]

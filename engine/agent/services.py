@@ -10,14 +10,13 @@ there is no language model).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol, Sequence
-
-import numpy as np
+from typing import Protocol
 
 from engine.agent.cache import ResponseCache
-from engine.agent.state import Document
 from engine.agent.tokens import TokenManager
-from engine.llm.types import CancelToken
+from engine.cancel import CancelToken
+from engine.passage import Passage
+from engine.protocols import LLM, Embedder
 from engine.settings import Settings
 
 
@@ -31,11 +30,7 @@ class Clinical(Protocol):
 
 class Knowledge(Protocol):
     def search(self, query: str, k: int, *, profile: dict | None, expand: bool, docs_budget: int,
-               bm25: bool, dense: bool) -> list[Document]: ...
-
-
-class QueryEmbedder(Protocol):
-    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+               bm25: bool, dense: bool) -> list[Passage]: ...
 
 
 class PatientMemory(Protocol):
@@ -64,13 +59,13 @@ class PatientMemory(Protocol):
 @dataclass
 class AgentServices:
     settings: Settings
-    llm: object
+    llm: LLM | None
     tokens: TokenManager
     clinical: Clinical | None = None
     knowledge: Knowledge | None = None
     memory: PatientMemory | None = None
     cache: ResponseCache | None = None
-    embedder: QueryEmbedder | None = None
+    embedder: Embedder | None = None
     cancel: CancelToken = field(default_factory=CancelToken)
     log: list[str] = field(default_factory=list)
     # Degraded mode: why no language model could be loaded (engine.errors.ModelUnavailable).

@@ -10,30 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-
-@dataclass
-class Document:
-    """One retrieved passage, as the knowledge service returns it (plus compression info).
-
-    `passage` is what of it the prompt carried (after compression); sources show it so a
-    clinician reads what the model read, and fall back to the whole text.
-    """
-
-    doc_id: str
-    text: str
-    title: str = ""
-    chunk_id: str = ""
-    score: float = 0.0
-    url: str = ""
-    licence: str = ""
-    attribution: str = ""
-    compressed: bool = False
-    passage: str = ""
-
-    def source(self, number: int) -> dict:
-        return {"n": number, "doc_id": self.doc_id, "chunk_id": self.chunk_id or self.doc_id, "title": self.title,
-                "url": self.url, "licence": self.licence, "attribution": self.attribution,
-                "score": round(float(self.score), 6), "passage": (self.passage or self.text).strip()}
+from engine.passage import Passage
 
 
 @dataclass
@@ -47,6 +24,7 @@ class TurnState:
     turn_index: int = 0
     # understanding
     slots: dict = field(default_factory=dict)
+    slots_extracted: bool = False  # set by extract_and_triage, so the slots are extracted once
     alerts: list[dict] = field(default_factory=list)
     emergency: bool = False
     intent: str = "question"
@@ -72,8 +50,8 @@ class TurnState:
     # retrieval
     retrieval_query: str = ""
     query_en: str = ""  # the English query searched for a translated (Korean or clinical) message
-    documents: list[Document] = field(default_factory=list)
-    prefetched: list[Document] | None = None
+    documents: list[Passage] = field(default_factory=list)
+    prefetched: list[Passage] | None = None
     document_hashes: list[list[str]] = field(default_factory=list)
     compression: dict = field(default_factory=dict)
     retrieval_skipped: bool = False

@@ -14,6 +14,8 @@ import re
 from dataclasses import asdict, dataclass
 
 from engine.errors import InputError
+from engine.protocols import LLM
+from engine.tokenizer import count_tokens_fallback
 
 # Chat-template tokens per message (role markers, separators); ChatML uses ~4-5.
 MESSAGE_OVERHEAD = 8
@@ -70,7 +72,7 @@ def plan_budget(*, total: int, n_ctx: int, system: int, documents: int, query: i
 class TokenManager:
     """Counts and trims text in the generating model's tokens."""
 
-    def __init__(self, llm=None, role: str = "generate"):
+    def __init__(self, llm: LLM | None = None, role: str = "generate"):
         self._llm = llm
         self._role = role
         self._cache: dict[str, int] = {}
@@ -88,8 +90,6 @@ class TokenManager:
         if self.uses_model_tokenizer:
             value = self._llm.count_tokens(self._role, text)
         else:
-            from engine.llm.tokens import count_tokens_fallback
-
             value = count_tokens_fallback(text)
         if len(self._cache) > 4096:
             self._cache.clear()
@@ -98,10 +98,9 @@ class TokenManager:
 
     def count_messages(self, messages: list[dict]) -> int:
         """Prompt size of a chat: the rendered template when the runtime can render, else content + overhead."""
-        render = getattr(self._llm, "render_prompt", None)
-        if render is not None:
-            prompt, _stop = render(self._role, messages)
-            return self.count(prompt)
+        rendered = self._llm.render_prompt(self._role, messages) if self._llm is not None else None
+        if rendered is not None:
+            return self.count(rendered[0])
         return sum(self.count(m["content"]) + MESSAGE_OVERHEAD for m in messages) + PROMPT_OVERHEAD
 
     def truncate(self, text: str, limit: int) -> str:

@@ -1,20 +1,18 @@
 """Adapters from the real services to the agent's narrow interfaces (engine.agent.services).
 
 - `ClinicalService`: engine.clinical's `extract`, `triage`, `conflicts`.
-- `KnowledgeService`: engine.knowledge's `HybridRetriever` (hits -> `Document`s, flags per call).
+- `KnowledgeService`: engine.knowledge's `HybridRetriever` (hits -> `Passage`s, flags per call).
 - `VaultMemory`: one patient and session in the encrypted vault (engine.memory's
   ProfileStore + HierarchicalMemory); long-term memory = summaries of turns older than
   the working window + older turns recalled by similarity (the profile section already
   carries allergies and chronic facts).
-- `VaultCacheStore`: persists new response-cache entries in the vault's cache table, each
-  tagged with the patient whose turn asked it, so that deleting the patient deletes it.
 """
 
 from __future__ import annotations
 
-import numpy as np
 
-from engine.agent.state import Document
+from engine.clinical.slot_model import empty_slots
+from engine.passage import Passage
 
 
 class ClinicalService:
@@ -32,8 +30,6 @@ class ClinicalService:
 
     def extract(self, text: str) -> dict:
         if "extract" in self.missing:
-            from engine.agent.ephemeral import empty_slots
-
             return empty_slots()
         return self._functions["extract"](text)
 
@@ -62,7 +58,7 @@ class KnowledgeService:
         self.retriever = retriever
 
     def search(self, query: str, k: int, *, profile: dict | None, expand: bool, docs_budget: int,
-               bm25: bool, dense: bool) -> list[Document]:
+               bm25: bool, dense: bool) -> list[Passage]:
         """The `k` best documents, exactly `k` when the index has them.
 
         `docs_budget` is not used to cut `k`: the retrieve node fits the documents into the
@@ -70,7 +66,7 @@ class KnowledgeService:
         mode = "hybrid" if bm25 and dense else ("bm25" if bm25 else "dense")
         self.retriever.use_bm25, self.retriever.use_dense = bm25, dense
         hits = self.retriever.search(query, k, mode=mode, profile=profile, expand=expand, docs_budget=None)
-        return [Document(doc_id=h.doc_id, text=h.text, title=h.title, chunk_id=h.chunk_id, score=float(h.score),
+        return [Passage(doc_id=h.doc_id, text=h.text, title=h.title, chunk_id=h.chunk_id, score=float(h.score),
                          url=h.url, licence=h.licence, attribution=h.attribution) for h in hits]
 
     def plan(self, query: str):
@@ -169,41 +165,3 @@ class VaultMemory:
             self._open_turn = None
         else:
             self.hierarchy.add_turn(self.session_id, user, result.get("answer", ""), sources, alerts, trace)
-
-
-class VaultCacheStore:
-    """New cache entries go to the vault's cache table (it evicts LRU and expires by TTL)."""
-
-    def __init__(self, vault):
-        from engine.memory.cache import ResponseCache as VaultCacheTable
-
-        self.vault = vault
-        self.table = VaultCacheTable(vault)
-
-    def load(self) -> list[dict]:
-        from engine.memory.store import fetch_rows
-        from engine.memory import jsoncols
-
-        self.table.purge_expired()
-        rows = fetch_rows(self.vault.db, "select * from response_cache where embedding is not null order by id")
-        records = []
-        for row in rows:
-            record = jsoncols.loads(row["response"], {})
-            if "signature" not in record:
-                continue
-            record["vector"] = np.frombuffer(row["embedding"], dtype=np.float32).copy()
-            records.append(record)
-        return records
-
-    def save(self, record: dict) -> None:
-        payload = {k: v for k, v in record.items() if k != "vector"}
-        vector = record["vector"]
-        if isinstance(vector, (bytes, bytearray)):
-            vector = np.frombuffer(vector, dtype=np.float32)
-        self.table.put(record["id"], record["query"], payload, embedding=vector,
-                       profile_fingerprint=record["profile_fingerprint"] or None,
-                       patient_id=record.get("patient_id"))
-
-    def delete(self, entry_id: str) -> None:
-        with self.vault.transaction() as db:
-            db.execute("delete from response_cache where key = ?", [entry_id])

@@ -100,7 +100,7 @@ def probe_cache(engine, probes: list[dict], settings, hits_wanted: int) -> list[
     repeat of the later turn, and the question in a new session; one row per follow-up.
     Stops once `hits_wanted` hits were timed (answers under the quality threshold are not
     cached, so some probes give no hit)."""
-    patient = engine.create_patient("bench cache")
+    patient = engine.patients.create_patient("bench cache")
     memo = engine.embedder if hasattr(engine.embedder, "holds") else None
     rows = []
     for probe in probes:
@@ -108,11 +108,11 @@ def probe_cache(engine, probes: list[dict], settings, hits_wanted: int) -> list[
             break
         if memo is not None:
             memo.clear()  # the first paraphrase below is then embedded cold, as on its first asking
-        session = engine.new_session(patient["id"])
+        session = engine.patients.new_session(patient["id"])
         _ask(engine, probe["question"], patient["id"], session["id"], settings)
         asks = [(probe["kind"], probe["again"], session), ("repeat", probe["question"], session),
                 (f"{probe['kind']} again", probe["again"], session),
-                ("new session", probe["question"], engine.new_session(patient["id"]))]
+                ("new session", probe["question"], engine.patients.new_session(patient["id"]))]
         for kind, text, where in asks:
             warm = memo is not None and memo.holds(text)
             trace = _ask(engine, text, patient["id"], where["id"], settings)["trace"]
@@ -154,13 +154,13 @@ def run(args) -> int:
     scratch = Path(tempfile.mkdtemp(prefix="chartside-bench-"))
     engine = Engine(settings, vault_path=scratch / "vault.db")
     try:
-        engine.unlock(secrets.token_urlsafe(24), create=True)
+        engine.patients.unlock(secrets.token_urlsafe(24), create=True)
         knowledge = prepare_knowledge(engine, args.kb, args.kb_docs)
         progress = lambda done, total, cid: print(f"  {done}/{total} {cid}", file=sys.stderr, flush=True)  # noqa: E731
         print("default settings", file=sys.stderr, flush=True)
         rows = [r.as_dict() for r in run_conversations(engine, conversations, settings, progress=progress)]
         in_conversation = [r["latency_ms"] for r in rows if r["cache_hit"]]
-        engine.clear_response_cache()
+        engine.turns.clear_response_cache()
         print("cache probes", file=sys.stderr, flush=True)
         probes = probe_cache(engine, cache_probes(load_conversations()), settings,
                              max(0, args.cache_hits - len(in_conversation)))
@@ -183,7 +183,7 @@ def run(args) -> int:
         }
         if not args.skip_always_judge:
             print("always LLM judge", file=sys.stderr, flush=True)
-            engine.clear_response_cache()
+            engine.turns.clear_response_cache()
             always = settings.with_flags({"heuristic_judge_for_small_models": False})
             report["always_llm_judge"] = _figures([r.as_dict() for r in run_conversations(engine, conversations, always,
                                                                                          progress=progress)])

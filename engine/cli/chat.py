@@ -62,13 +62,13 @@ def run(args) -> int:
         passphrase = os.environ.get("CHARTSIDE_PASSPHRASE") or (secrets.token_urlsafe(24) if scratch else None)
         if passphrase is None:
             passphrase = read_passphrase()
-        engine.unlock(passphrase, create=not engine.vault_exists())
+        engine.patients.unlock(passphrase, create=not engine.patients.vault_exists())
         warmed = engine.warm_up(progress=_print_warm_up_step)
         print(f"ready in {sum(warmed['seconds'].values()):.1f} s", file=sys.stderr, flush=True)
         for note in warmed["notes"]:
             print(f"note: {note}", file=sys.stderr, flush=True)
-        patient = engine.create_patient(f"chat script {datetime.now():%Y-%m-%d %H:%M:%S}")
-        session = engine.new_session(patient["id"])
+        patient = engine.patients.create_patient(f"chat script {datetime.now():%Y-%m-%d %H:%M:%S}")
+        session = engine.patients.new_session(patient["id"])
         for text in messages:
             result = _turn(engine, text, patient["id"], session["id"], args.mode, stream=not args.json)
             if args.json:

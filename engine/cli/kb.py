@@ -105,7 +105,7 @@ def _status(args) -> int:
 
 def _add(args) -> int:
     from engine.errors import PatientDataFound
-    from engine.knowledge import CancelToken
+    from engine.cancel import CancelToken
     from engine.knowledge.patient_data import PLAIN_TEXT_NOTICE
 
     print(f"note: {PLAIN_TEXT_NOTICE}", file=sys.stderr)

@@ -37,8 +37,8 @@ def _unlocked_engine():
     from engine.facade import Engine
 
     engine = Engine()
-    if engine.vault_exists():
-        engine.unlock(read_passphrase())
+    if engine.patients.vault_exists():
+        engine.patients.unlock(read_passphrase())
     return engine
 
 
@@ -48,7 +48,7 @@ def _check(args) -> int:
         if not engine.settings.remote.enabled:
             result = {"ok": False, "message": "No model server is configured ([remote] enabled = false)."}
         else:
-            result = engine.check_remote()
+            result = engine.models.check_remote()
     finally:
         engine.close()
     if args.json:
@@ -70,7 +70,7 @@ def _token(args) -> int:
             raise InputError("no token", user_message=f"Set {TOKEN_ENV} or type the token.")
     engine = _unlocked_engine()
     try:
-        engine.set_remote_token(token)
+        engine.models.set_remote_token(token)
     finally:
         engine.close()
     print("token kept in the vault" if token else "token removed from the vault")

@@ -106,9 +106,11 @@ def _patients(args) -> int:
 
 
 def _export(args) -> int:
+    from engine.memory.export import export_patient
+
     fmt = args.format or ("markdown" if args.file.suffix.lower() in {".md", ".markdown"} else "json")
     with _open(args) as vault:
-        path = vault.export_patient(args.patient_id, args.file, fmt)
+        path = export_patient(vault, args.patient_id, args.file, fmt)
     print(f"exported patient {args.patient_id} to {path} ({fmt})")
     return 0
 

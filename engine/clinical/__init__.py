@@ -1,6 +1,6 @@
 """Clinical understanding: MedCAT concept pack, slot extraction, triage, conflict alerts.
 
-- `extract(text)` -> slot JSON (DESIGN.md), Korean, English or mixed.
+- `extract(text)` -> slot JSON (`chartside extract --json`), Korean, English or mixed.
 - `triage(text)` -> {"emergency", "category", "message"} (deterministic red flags).
 - `conflicts(profile, slots)` -> allergy / interaction / contraindication alerts.
 - `KoreanConceptExpander` -> `engine.protocols.QueryExpander` for retrieval;
@@ -17,7 +17,7 @@ from importlib import import_module
 
 _EXPORTS = {
     "extract": "engine.clinical.slots",
-    "empty_slots": "engine.clinical.slots",
+    "empty_slots": "engine.clinical.slot_model",
     "triage": "engine.clinical.red_flags",
     "conflicts": "engine.clinical.drug_alerts",
     "KoreanConceptExpander": "engine.clinical.expander",

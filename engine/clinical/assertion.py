@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 
+from engine.clinical.slot_model import CONCEPT_SLOTS
 from engine.clinical.text import HANGUL, HANGUL_SYLLABLE
 
 _H = HANGUL_SYLLABLE
@@ -63,7 +64,7 @@ _KO_ASSERTS = re.compile(
     r"아파|아프|아픈|아팠|데(?=[\s,]|$)|거든|라서|여서|해서")
 
 
-def mark_asked_about(text: str, slots: dict, lists=("conditions", "symptoms", "medications", "allergies")) -> None:
+def mark_asked_about(text: str, slots: dict, lists=CONCEPT_SLOTS) -> None:
     """Set `asked_about: true` on the items of `slots` that are only the topic of a question
     or request, and `uncertain: true` on those the rules cannot tie to the patient."""
     sentences = [(m.start(), m.end()) for m in _SENTENCE.finditer(text)]

@@ -14,6 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from engine.clinical.lexicon import lexicon_dir, read_rows
+from engine.clinical.slot_model import CONCEPT_SLOTS
 from engine.clinical.text import has_hangul
 
 _DOSAGE_WORDS = re.compile(
@@ -104,7 +105,7 @@ def _alerts(profile: dict, slots: dict, language: str) -> list[dict]:
 
 
 def _written_in_korean(slots: dict) -> bool:
-    return any(has_hangul(str(item.get("text", ""))) for key in ("medications", "allergies", "conditions", "symptoms")
+    return any(has_hangul(str(item.get("text", ""))) for key in CONCEPT_SLOTS
                for item in slots.get(key, []) or [])
 
 

@@ -22,9 +22,8 @@ from pathlib import Path
 
 from engine.clinical.lexicon import lexicon_dir
 from engine.clinical.pack import ClinicalPack
+from engine.clinical.slot_model import CONCEPT_SLOTS, MEASUREMENT_SLOTS
 
-CONCEPT_SLOTS = ("conditions", "symptoms", "allergies", "medications")
-MEASURE_SLOTS = ("vitals", "labs")
 DEMOGRAPHIC_FIELDS = ("age", "gender", "pregnant")
 
 
@@ -109,7 +108,7 @@ def score_extraction(gold_rows: list[dict], predictions: list[dict], pack: Clini
         for slot in CONCEPT_SLOTS:
             score.per_slot[slot].add(_gold_concepts(gold.get(slot, []), resolver), _predicted_concepts(predicted[slot]))
         _score_medication_details(score, gold, predicted, resolver)
-        for slot in MEASURE_SLOTS:
+        for slot in MEASUREMENT_SLOTS:
             score.per_slot[slot].add({_measure_key(i) for i in gold.get(slot, [])}, {_measure_key(i) for i in predicted[slot]})
         _score_demographics(score, gold.get("demographics", {}), predicted["demographics"])
         after = {slot: (c.tp, c.fp, c.fn) for slot, c in score.per_slot.items()}
@@ -148,7 +147,7 @@ def _compact(predicted: dict) -> dict:
     for slot in CONCEPT_SLOTS:
         out[slot] = [("!" if i.get("negated") else "") + i["name"] + (f" [{i.get('dose', '')}|{i.get('frequency', '')}]" if slot == "medications" and (i.get("dose") or i.get("frequency")) else "")
                      for i in predicted[slot]]
-    for slot in MEASURE_SLOTS:
+    for slot in MEASUREMENT_SLOTS:
         out[slot] = [_measure_key(i) for i in predicted[slot]]
     return {k: v for k, v in out.items() if v}
 

@@ -1,4 +1,4 @@
-"""`extract(text)`: the slot JSON of DESIGN.md from MedCAT mentions plus regular expressions."""
+"""`extract(text)`: the slot JSON of `chartside extract --json` from MedCAT mentions plus regular expressions."""
 
 from __future__ import annotations
 
@@ -12,21 +12,14 @@ from engine.clinical.measurements import find_measurements
 from engine.clinical.mentions import Mention, find_mentions
 from engine.clinical.negation import apply_negation, mark_discontinued
 from engine.clinical.pack import ClinicalPack, get_pack
+from engine.clinical.slot_model import CONCEPT_SLOTS, Slots, empty_slots
 from engine.errors import InputError
 
-SLOT_LISTS = ("conditions", "symptoms", "medications", "allergies", "vitals", "labs")
 _LIST_FOR_SLOT = {"condition": "conditions", "symptom": "symptoms", "medication": "medications"}
 MAX_TEXT_CHARS = 200_000
 
 
-def empty_slots() -> dict:
-    return {
-        "demographics": {"age": None, "age_group": None, "gender": None, "pregnant": None},
-        **{name: [] for name in SLOT_LISTS},
-    }
-
-
-def extract(text: str, pack: ClinicalPack | None = None) -> dict:
+def extract(text: str, pack: ClinicalPack | None = None) -> Slots:
     """Structured clinical facts in `text` (Korean, English or mixed).
 
     Every list item carries `name` (English canonical), `text` and character
@@ -66,7 +59,7 @@ def extract(text: str, pack: ClinicalPack | None = None) -> dict:
     for measurement in measurements:
         slots["vitals" if measurement.kind == "vital" else "labs"].append(measurement.item)
     mark_asked_about(text, slots)
-    for list_name in ("conditions", "symptoms", "medications", "allergies"):
+    for list_name in CONCEPT_SLOTS:
         slots[list_name] = _deduplicate(slots[list_name])
     return slots
 

@@ -15,8 +15,6 @@ from typing import Callable
 
 from engine.knowledge.hybrid import Hit, HybridRetriever, budget_k, profile_rewrite, reciprocal_rank_fusion
 from engine.knowledge.store import (
-    BuildCancelled,
-    CancelToken,
     IndexParams,
     MANIFEST,
     KnowledgeBase,
@@ -25,7 +23,7 @@ from engine.knowledge.store import (
 from engine.paths import install_bundled
 
 __all__ = [
-    "BuildCancelled", "CancelToken", "Hit", "HybridRetriever", "IndexParams", "KnowledgeBase",
+    "Hit", "HybridRetriever", "IndexParams", "KnowledgeBase",
     "Progress", "budget_k", "bundled_kb_dir", "default_kb_dir", "open_default", "profile_rewrite",
     "reciprocal_rank_fusion",
 ]

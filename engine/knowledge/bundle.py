@@ -43,9 +43,9 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import BinaryIO, Callable
 
-from engine.errors import (BundleManifestMismatch, BundleVersionUnknown, EmbeddingModelMismatch, InputError,
-                           KnowledgeBundleError, KnowledgeIndexError, NotAKnowledgeBundle)
-from engine.knowledge.store import (COMMIT_FOLDER, FORMAT_VERSION, MANIFEST, BuildCancelled, KnowledgeBase, Manifest,
+from engine.errors import (BuildCancelled, BundleManifestMismatch, BundleVersionUnknown, EmbeddingModelMismatch,
+                           InputError, KnowledgeBundleError, KnowledgeIndexError, NotAKnowledgeBundle)
+from engine.knowledge.store import (COMMIT_FOLDER, FORMAT_VERSION, MANIFEST, KnowledgeBase, Manifest,
                                     Progress, ProgressFn, _fsync_dir, new_staging, publish, recover)
 
 BUNDLE_FORMAT = "chartside-knowledge-bundle"

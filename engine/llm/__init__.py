@@ -3,12 +3,11 @@
 from engine.llm.fake import FakeLLM
 from engine.llm.runtime import ROLES, LlamaRuntime
 from engine.llm.structured import JUDGE_SCHEMA, validate_judgement
-from engine.llm.types import CancelToken, ChatMessage, GenerationMetrics, ModelInfo
+from engine.llm.types import ChatMessage, GenerationMetrics, ModelInfo
 
 __all__ = [
     "ROLES",
     "JUDGE_SCHEMA",
-    "CancelToken",
     "ChatMessage",
     "FakeLLM",
     "GenerationMetrics",

@@ -2,6 +2,9 @@
 
 `enqueue()` queues replies; each call pops the next one. A reply is a string (streamed
 word by word), a dict (returned by `complete_json`), or an exception instance (raised).
+With `default`, a call finding the queue empty gets that reply instead of an error (the
+`fake` LLM backend of the settings, for demos and GUI tests that do not script each call).
+It implements the whole `engine.protocols.LLM` interface.
 """
 
 from __future__ import annotations
@@ -12,12 +15,15 @@ from typing import Iterator, Sequence
 
 from engine.errors import GenerationCancelled, ModelOutputError
 from engine.llm.structured import validate_label
-from engine.llm.types import CancelToken, ChatMessage, GenerationMetrics, ModelInfo
+from engine.cancel import CancelToken
+from engine.llm.types import ChatMessage, GenerationMetrics, ModelInfo
 
 
 class FakeLLM:
-    def __init__(self, replies: Sequence[object] = (), *, n_ctx: int = 4096, parameters: int = 135_000_000):
+    def __init__(self, replies: Sequence[object] = (), *, n_ctx: int = 4096, parameters: int = 135_000_000,
+                 default: object | None = None):
         self._replies: deque[object] = deque(replies)
+        self._default = default
         self.calls: list[dict] = []
         self.last_metrics = GenerationMetrics(model="fake")
         self._n_ctx = n_ctx
@@ -28,6 +34,8 @@ class FakeLLM:
         return self
 
     def _next(self) -> object:
+        if not self._replies and self._default is not None:
+            return self._default
         if not self._replies:
             raise AssertionError("FakeLLM: no reply queued for this call")
         reply = self._replies.popleft()
@@ -72,8 +80,21 @@ class FakeLLM:
     def count_tokens(self, role: str, text: str) -> int:
         return max(1, len(text) // 4) if text else 0
 
+    def render_prompt(self, role: str, messages: list[ChatMessage]) -> None:
+        """No chat template: token counts estimate the per-message overhead."""
+        return None
+
+    def context_key(self, role: str) -> str:
+        return role
+
+    def answered_by(self, role: str) -> None:
+        return None
+
     def forget_prompts(self) -> None:
         self.calls.append({"kind": "forget_prompts"})
+
+    def close(self) -> None:
+        pass
 
     def info(self, role: str) -> ModelInfo:
         return ModelInfo(name="fake", path="", n_ctx=self._n_ctx, n_ctx_train=self._n_ctx,

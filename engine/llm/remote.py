@@ -24,8 +24,10 @@ import httpx
 from engine.errors import GenerationCancelled, ModelOutputError, ModelUnavailable
 from engine.llm.structured import classification_messages, label_schema, parse_json, validate_label
 from engine.llm.tls import CertificatePinMismatch, client_context
-from engine.llm.types import CancelToken, ChatMessage, GenerationMetrics, ModelInfo
+from engine.cancel import CancelToken
+from engine.llm.types import ChatMessage, GenerationMetrics, ModelInfo
 from engine.settings import LLMSettings, RemoteModelSettings
+from engine.tokenizer import count_tokens_fallback
 
 CHAT_PATH = "/v1/chat/completions"
 MODELS_PATH = "/v1/models"
@@ -158,8 +160,6 @@ class RemoteChatClient:
         finally:
             metrics.total_time = time.perf_counter() - start
             if not metrics.prompt_tokens:
-                from engine.llm.tokens import count_tokens_fallback
-
                 metrics.prompt_tokens = count_tokens_fallback("\n".join(m["content"] for m in messages))
         if metrics.cancelled:
             raise GenerationCancelled("generation cancelled by the user")

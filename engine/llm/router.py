@@ -27,6 +27,7 @@ from typing import Callable, Iterator, Sequence
 
 from engine.llm.remote import RemoteChatClient, RemoteModelError, RemoteStreamInterrupted
 from engine.llm.types import ChatMessage, ModelInfo
+from engine.tokenizer import count_tokens_fallback
 
 THIS_DESKTOP = "this desktop"
 
@@ -95,13 +96,11 @@ class RoutedLLM:
     def context_key(self, role: str):
         if self.is_remote(role):
             return ("remote", role)
-        return self.local.context_key(role) if hasattr(self.local, "context_key") else role
+        return self.local.context_key(role)
 
     def count_tokens(self, role: str, text: str) -> int:
         if not self._routed(role):
             return self.local.count_tokens(role, text)
-        from engine.llm.tokens import count_tokens_fallback
-
         return count_tokens_fallback(text) if text else 0
 
     def render_prompt(self, role: str, messages: list[ChatMessage]) -> tuple[str, list[str]]:

@@ -26,7 +26,8 @@ from typing import Iterator, Sequence
 
 from engine.errors import GenerationCancelled, ModelOutputError, ModelUnavailable
 from engine.llm.structured import classification_messages, label_schema, parse_json, validate_label
-from engine.llm.types import CancelToken, ChatMessage, GenerationMetrics, ModelInfo
+from engine.cancel import CancelToken
+from engine.llm.types import ChatMessage, GenerationMetrics, ModelInfo
 from engine.models import ModelEntry, get_model, verify
 from engine.settings import LLMSettings
 
@@ -130,6 +131,10 @@ class LlamaRuntime:
 
     def info(self, role: str) -> ModelInfo:
         return self.load(role).info
+
+    def answered_by(self, role: str) -> None:
+        """Always this desktop (only a model server's router says who answered)."""
+        return None
 
     def close(self) -> None:
         with self._load_lock:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from dataclasses import asdict, dataclass, field
 from typing import Literal, TypedDict
 
@@ -10,20 +9,6 @@ from typing import Literal, TypedDict
 class ChatMessage(TypedDict):
     role: Literal["system", "user", "assistant"]
     content: str
-
-
-class CancelToken:
-    """Set from any thread; generation stops before the next token."""
-
-    def __init__(self) -> None:
-        self._event = threading.Event()
-
-    def cancel(self) -> None:
-        self._event.set()
-
-    @property
-    def cancelled(self) -> bool:
-        return self._event.is_set()
 
 
 @dataclass

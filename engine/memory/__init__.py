@@ -5,7 +5,7 @@
 - `engine.memory.profile`: `ProfileStore` — clinical facts with provenance, status and
   temporal weight; summary and fingerprint.
 - `engine.memory.hierarchy`: `HierarchicalMemory` — working / compressed / semantic tiers.
-- `engine.memory.cache`: `ResponseCache` — the agent's response cache table.
+- `engine.memory.cache`: `CacheTable` — the response cache table (the guarded cache's store).
 - `engine.memory.export`: JSON / Markdown export of one patient.
 
 Nothing in this package writes patient-derived data anywhere but the encrypted file,

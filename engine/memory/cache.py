@@ -1,7 +1,7 @@
 """The response cache table, inside the encrypted vault (answers can quote a patient).
 
-Interface for the agent's `check_similarity` / `store_response` nodes:
-- `ResponseCache(vault)`; `put(key, query, response, embedding=None,
+The table's one owner: nothing else reads or writes `response_cache` with SQL.
+- `CacheTable(vault)`; `put(key, query, response, embedding=None,
   profile_fingerprint=None, patient_id=None, ttl_seconds=None) -> entry id`.
   `profile_fingerprint=None` marks a profile-independent answer (valid for anyone);
   otherwise the entry is valid only while `ProfileStore.fingerprint(patient)` is equal.
@@ -14,7 +14,9 @@ Interface for the agent's `check_similarity` / `store_response` nodes:
 Expired entries are never returned; beyond `settings.cache.max_entries` the least
 recently used are evicted. Hits update `last_used_at` and `hits`.
 
-The agent's persistence adapter over this table is `engine.agent.wiring.VaultCacheStore`.
+- `load()`, `save(record)`, `delete(entry_id)`: the persistence interface
+  (`engine.agent.cache.CacheStore`) of the agent's guarded `engine.agent.cache.ResponseCache`,
+  which keeps the entries in memory and writes new ones here.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from engine.memory import jsoncols, vectors
 from engine.memory.store import Vault, fetch_rows, insert_row
 
 
-class ResponseCache:
+class CacheTable:
     def __init__(self, vault: Vault):
         self.vault = vault
         self.settings = vault.settings.cache
@@ -115,6 +117,34 @@ class ResponseCache:
 
     def count(self) -> int:
         return self.vault.db["response_cache"].count
+
+    def load(self) -> list[dict]:
+        """Every unexpired guarded-cache record (those with an embedding and a signature),
+        oldest first, each with its `vector`."""
+        self.purge_expired()
+        rows = fetch_rows(self.vault.db, "select * from response_cache where embedding is not null order by id")
+        records = []
+        for row in rows:
+            record = jsoncols.loads(row["response"], {})
+            if "signature" not in record:
+                continue
+            record["vector"] = np.frombuffer(row["embedding"], dtype=np.float32).copy()
+            records.append(record)
+        return records
+
+    def save(self, record: dict) -> None:
+        """Store one guarded-cache record, tagged with the patient whose turn asked it, so
+        that deleting the patient deletes it."""
+        payload = {k: v for k, v in record.items() if k != "vector"}
+        vector = record["vector"]
+        if isinstance(vector, (bytes, bytearray)):
+            vector = np.frombuffer(vector, dtype=np.float32)
+        self.put(record["id"], record["query"], payload, embedding=vector,
+                 profile_fingerprint=record["profile_fingerprint"] or None, patient_id=record.get("patient_id"))
+
+    def delete(self, entry_id: str) -> None:
+        with self.vault.transaction() as db:
+            db.execute("delete from response_cache where key = ?", [entry_id])
 
     def _valid_where(self, fingerprint: str | None) -> tuple[str, list]:
         now = jsoncols.to_text(self.vault.clock())

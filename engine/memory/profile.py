@@ -37,6 +37,7 @@ from typing import Any, Iterable
 
 from engine.errors import InputError, VaultError
 from engine.memory import jsoncols
+from engine.clinical import slot_model
 from engine.memory.policies import fuzzy_limit, lab_is_abnormal, same_concept, same_reading, temporal_weight
 from engine.memory.store import Vault, fetch_rows, insert_row, update_row
 
@@ -45,9 +46,11 @@ PENDING = "pending-confirmation"
 RETRACTED = "retracted"
 LIVE = (ACTIVE, PENDING)
 
-DEMOGRAPHIC_FIELDS = ("age", "age_group", "gender", "pregnant")
-CONCEPT_SLOTS = ("conditions", "symptoms", "medications", "allergies", "contraindications")
-MEASUREMENT_SLOTS = ("vitals", "labs")
+# The profile stores the extracted slots plus contraindications (which no message extracts:
+# they come from the clinician's edits and the conflict rules).
+CONCEPT_SLOTS = (*slot_model.CONCEPT_SLOTS, "contraindications")
+MEASUREMENT_SLOTS = slot_model.MEASUREMENT_SLOTS
+DEMOGRAPHIC_FIELDS = slot_model.DEMOGRAPHIC_FIELDS
 LIST_SLOTS = CONCEPT_SLOTS + MEASUREMENT_SLOTS
 CONFIRMABLE_SLOTS = ("allergies", "contraindications")
 # A reading within tolerance of the latest one and this close in time is the same

@@ -374,13 +374,6 @@ class Vault:
         extra = " and finished_at is not null" if finished_only else ""
         return self.db.execute(f"select count(*) from turns where session_id = ?{extra}", [session_id]).fetchone()[0]
 
-    # ------------------------------------------------------------------ export
-    def export_patient(self, patient_id: int, path: Path | str, fmt: str = "json") -> Path:
-        """Write one patient's full record to a file the user chose; audited."""
-        from engine.memory.export import export_patient
-
-        return export_patient(self, patient_id, Path(path), fmt)
-
 
 def _decode_turn(row: dict[str, Any]) -> dict[str, Any]:
     return {

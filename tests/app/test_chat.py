@@ -54,7 +54,7 @@ def test_streamed_answer_with_alert_sources_and_citation(qtbot, demo_window, fak
     view.copy_button.click()
     assert QGuiApplication.clipboard().text() == view.text
 
-    assert workspace.trace.ran()[:3] == ["triage", "store_memory", "check_similarity"]
+    assert workspace.trace.ran()[:3] == ["extract_and_triage", "store_memory", "check_cache"]
     assert workspace.trace.values["query_complexity"].text() == "moderate"
     assert "of 4000" in workspace.trace.tokens_text.text()
 

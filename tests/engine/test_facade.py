@@ -79,7 +79,7 @@ def test_ask_stores_turns_profile_and_alerts_in_the_vault(tmp_path):
     events, second = ask(engine, "Can I take amoxicillin?", patient_id=patient["id"], session_id=session["id"])
     kinds = [type(e) for e in events]
     assert kinds.index(Alerts) < kinds.index(Sources) < kinds.index(Token) < kinds.index(Done)
-    assert any(isinstance(e, NodeStarted) and e.node == "check_similarity" for e in events)
+    assert any(isinstance(e, NodeStarted) and e.node == "check_cache" for e in events)
     assert second["alerts"][0]["kind"] == "allergy_conflict"
     turns = engine.session_turns(session["id"])
     assert [t["user"] for t in turns] == ["I am allergic to penicillin.", "Can I take amoxicillin?"]
@@ -123,7 +123,7 @@ def test_scratch_conversation_without_a_vault(tmp_path):
 def test_llm_mode_through_the_facade(tmp_path):
     engine = make_engine(tmp_path, FakeLLM(["Plain."]))
     _events, result = ask(engine, "What is asthma?", mode="llm")
-    assert result["trace"]["mode"] == "llm" and result["trace"]["nodes"] == ["triage", "generate_answer", "store_response"]
+    assert result["trace"]["mode"] == "llm" and result["trace"]["nodes"] == ["extract_and_triage", "generate_answer", "store_response"]
 
 
 def test_cancel_from_another_thread_stops_streaming(tmp_path):

@@ -52,11 +52,11 @@ def test_lock_forgets_the_embedding_memo_cache_and_conversation_memory(tmp_path)
     engine.unlock(PASSPHRASE, create=True)
     patient = engine.create_patient("Memo Patient")
     ask(engine, "How is diabetes treated?", patient_id=patient["id"])
-    assert memo.remembered() > 0 and len(engine.cache) > 0 and engine._sessions_memory
+    assert memo.remembered() > 0 and len(engine.cache) > 0 and engine.turns._sessions_memory
 
     engine.lock()
     assert memo.remembered() == 0
-    assert engine._sessions_memory == {} and len(engine.cache) == 0
+    assert engine.turns._sessions_memory == {} and len(engine.cache) == 0
     assert {"kind": "forget_prompts"} in engine.llm.calls
 
 

@@ -82,7 +82,7 @@ def test_an_emergency_turn_is_recorded_with_what_was_shown(engine, tmp_path, tex
 
 
 def test_a_stopped_turn_is_marked_everywhere(engine, tmp_path):
-    engine._llm = FakeLLM(["one two three four five six seven eight"])
+    engine.container.use_llm(FakeLLM(["one two three four five six seven eight"]))
     patient = engine.create_patient("Lee")
     for event in engine.ask("How is asthma treated?", patient_id=patient["id"]):
         if isinstance(event, Token):

@@ -49,7 +49,7 @@ def check_degraded(events: list, result: dict, language: str) -> None:
     for source in result["sources"]:
         assert f"[{source['n']}] {source['title']}:" in answer, "every passage is numbered like its source"
     assert result["trace"]["llm_unavailable"] and result["trace"]["llm_calls"] == 0
-    assert "refine" not in result["trace"]["nodes"]
+    assert "judge_answer" not in result["trace"]["nodes"]
 
 
 def test_missing_model_english_and_korean_answers_with_alerts_and_cited_passages(make_engine, tmp_path):

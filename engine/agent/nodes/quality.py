@@ -1,4 +1,4 @@
-"""refine and quality_check: judge the answer and decide on corrective retrieval.
+"""judge_answer and quality_check: judge the answer and decide on corrective retrieval.
 
 quality_check loops back to `retrieve` only when every guard passes, and logs each
 decision in the trace:
@@ -44,12 +44,12 @@ def judge(state: TurnState, services: AgentServices) -> dict:
                                  services.tokens.truncate(state.context_sections.get("documents", ""), 600),
                                  weights=weights)
         except (ModelOutputError, ModelUnavailable) as exc:
-            services.log.append(f"refine: LLM judge failed ({exc}); heuristic judge used")
+            services.log.append(f"judge_answer: LLM judge failed ({exc}); heuristic judge used")
     return heuristic_judgement(state.text, state.answer, documents, alerts=state.alerts, profile_text=profile,
                                weights=weights)
 
 
-def refine(state: TurnState, services: AgentServices) -> dict:
+def judge_answer(state: TurnState, services: AgentServices) -> dict:
     judgement = judge(state, services)
     drafts = list(state.drafts)
     if drafts:

@@ -1,6 +1,6 @@
-"""check_similarity and store_response: the guarded response cache and the turn's storage.
+"""check_cache and store_response: the guarded response cache and the turn's storage.
 
-The cache runs after `triage` and `store_memory`: an emergency turn is always answered
+The cache runs after `extract_and_triage` and `store_memory`: an emergency turn is always answered
 fresh, the message's facts are stored on a hit too, and the patient's clinical context
 (allergies, medications, conditions, pregnancy, age group) is part of the key.
 """
@@ -30,7 +30,7 @@ def _clinical_key(state: TurnState, services: AgentServices) -> str:
     return clinical_context_key(profile if profile is not None else state.slots)
 
 
-def check_similarity(state: TurnState, services: AgentServices):
+def check_cache(state: TurnState, services: AgentServices):
     if not _cache_active(services):
         return {}
     if state.emergency:

@@ -12,18 +12,19 @@ from dataclasses import replace
 
 from engine.agent.compression import compress
 from engine.agent.services import AgentServices
-from engine.agent.state import Document, TurnState
+from engine.agent.state import TurnState
+from engine.passage import Passage
 from engine.agent.text import medical_words
 from engine.events import Sources
 
 SOURCE_MARK = re.compile(r"^\[(\d+)\]", re.MULTILINE)
 
 
-def document_hash(doc: Document) -> str:
+def document_hash(doc: Passage) -> str:
     return hashlib.sha256((doc.chunk_id or doc.doc_id).encode("utf-8") + doc.text[:200].encode("utf-8")).hexdigest()[:16]
 
 
-def prompt_passages(section: str, documents: list[Document]) -> list[Document]:
+def prompt_passages(section: str, documents: list[Passage]) -> list[Passage]:
     """Each document with the text the rendered section (`[n] title: text`) gave it."""
     marks = list(SOURCE_MARK.finditer(section))
     passages: dict[int, str] = {}
@@ -39,7 +40,7 @@ def prompt_passages(section: str, documents: list[Document]) -> list[Document]:
     return [replace(doc, passage=passages.get(n, "")) for n, doc in enumerate(documents, 1)]
 
 
-def passages_kept(section: str, documents: list[Document]) -> int:
+def passages_kept(section: str, documents: list[Passage]) -> int:
     """How many retrieved documents still have text in the prompt after compression (a
     summary of all sources keeps them all)."""
     if section and not SOURCE_MARK.search(section):
@@ -58,7 +59,7 @@ def retrieval_query(state: TurnState) -> str:
     return query
 
 
-def search(services: AgentServices, state: TurnState, query: str) -> list[Document]:
+def search(services: AgentServices, state: TurnState, query: str) -> list[Passage]:
     if services.knowledge is None:
         return []
     flags = services.flags

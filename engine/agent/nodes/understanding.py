@@ -1,6 +1,6 @@
-"""triage, store_memory and classify_intent: understanding the message.
+"""extract_and_triage, store_memory and plan_retrieval: understanding the message.
 
-Safety first: `triage` is the first node of every turn. It extracts the slots once,
+Safety first: `extract_and_triage` is the first node of every turn. It extracts the slots once,
 runs the deterministic red-flag rules and the allergy/interaction checks, and emits
 every alert (an `Alerts` event) before the cache, the intent rules or the model have a
 say. An emergency turn is never small talk and never a cache hit: its guidance opens the
@@ -9,7 +9,7 @@ answer whichever draft is shown.
 
 from __future__ import annotations
 
-from engine.agent.ephemeral import empty_slots
+from engine.clinical.slot_model import SLOT_LISTS, empty_slots
 from engine.agent.intent import Intent, classify_by_rules, classify_with_llm
 from engine.agent.services import AgentServices
 from engine.clinical.assertion import asks_something
@@ -20,8 +20,8 @@ from engine.events import Alerts
 
 
 def turn_slots(state: TurnState, services: AgentServices) -> dict:
-    """The message's slots, extracted once per turn (by `triage`)."""
-    if state.slots:
+    """The message's slots, extracted once per turn (by `extract_and_triage`)."""
+    if state.slots_extracted:
         return state.slots
     if services.clinical is None or not services.flags.slot_extraction:
         return empty_slots()
@@ -30,7 +30,7 @@ def turn_slots(state: TurnState, services: AgentServices) -> dict:
 
 def concept_ids(slots: dict) -> set[str]:
     ids = set()
-    for name in ("conditions", "symptoms", "medications", "allergies", "vitals", "labs"):
+    for name in SLOT_LISTS:
         for item in slots.get(name) or []:
             key = item.get("concept_id") or item.get("type") or item.get("name")
             if key:
@@ -69,7 +69,7 @@ def in_question_language(alert: dict, language: str) -> dict:
     return alert
 
 
-def triage(state: TurnState, services: AgentServices):
+def extract_and_triage(state: TurnState, services: AgentServices):
     """Red flags, slots and conflict checks, once per turn; every alert before anything else.
 
     The red-flag rules are plain regular expressions and run first: an extraction failure
@@ -82,7 +82,7 @@ def triage(state: TurnState, services: AgentServices):
     try:
         slots = turn_slots(state, services)
     except ChartsideError as exc:
-        services.log.append(f"triage: extraction failed ({exc}); no slots this turn")
+        services.log.append(f"extract_and_triage: extraction failed ({exc}); no slots this turn")
         slots = empty_slots()
     if services.clinical is not None and services.flags.conflict_alerts:
         profile = stored_profile(services)
@@ -91,8 +91,8 @@ def triage(state: TurnState, services: AgentServices):
     yield Alerts(alerts)
     decisions = list(state.decisions)
     if emergency is not None:
-        decisions.append(f"triage: {emergency['category']} red flag: an emergency turn (no small talk, no cache)")
-    return {"slots": slots, "alerts": alerts, "emergency": emergency is not None, "decisions": decisions}
+        decisions.append(f"extract_and_triage: {emergency['category']} red flag: an emergency turn (no small talk, no cache)")
+    return {"slots": slots, "slots_extracted": True, "alerts": alerts, "emergency": emergency is not None, "decisions": decisions}
 
 
 def store_memory(state: TurnState, services: AgentServices) -> dict:
@@ -104,8 +104,9 @@ def store_memory(state: TurnState, services: AgentServices) -> dict:
     return {"profile_fingerprint": memory.fingerprint()}
 
 
-def classify_intent(state: TurnState, services: AgentServices) -> dict:
-    """Small talk, a question (and how complex), or an emergency statement.
+def plan_retrieval(state: TurnState, services: AgentServices) -> dict:
+    """Active retrieval: small talk, a question (how complex, so how many documents), or an
+    emergency statement.
 
     An emergency turn is never small talk: when the message also asks something it is
     answered as a question (the guidance first); when it only states the emergency
@@ -116,12 +117,12 @@ def classify_intent(state: TurnState, services: AgentServices) -> dict:
     if state.emergency and asks_something(state.text):
         return {"intent": "question", "needs_retrieval": True, "query_complexity": "moderate",
                 "dynamic_k": settings.retrieval.k_moderate, "intent_source": "triage",
-                "decisions": [*state.decisions, "classify_intent: emergency turn that asks something: answered "
+                "decisions": [*state.decisions, "plan_retrieval: emergency turn that asks something: answered "
                                                 "as a question after the guidance"]}
     if state.emergency:
         return {"intent": "emergency", "needs_retrieval": False, "query_complexity": None, "dynamic_k": 0,
                 "intent_source": "triage", "retrieval_skipped": True,
-                "decisions": [*state.decisions, "classify_intent: emergency statement: the guidance is the answer"]}
+                "decisions": [*state.decisions, "plan_retrieval: emergency statement: the guidance is the answer"]}
     if not services.flags.active_retrieval:
         return {"intent": "question", "needs_retrieval": True, "query_complexity": "moderate",
                 "dynamic_k": settings.retrieval.k_moderate, "intent_source": "fixed"}
@@ -135,7 +136,7 @@ def classify_intent(state: TurnState, services: AgentServices) -> dict:
             intent = classify_with_llm(services.llm, state.text)
             source = "llm"
         except (ModelOutputError, ModelUnavailable) as exc:
-            services.log.append(f"classify_intent: LLM label rejected ({exc}); kept the rule result")
+            services.log.append(f"plan_retrieval: LLM label rejected ({exc}); kept the rule result")
             intent = Intent(intent.intent, intent.needs_retrieval, intent.complexity, True)
             source = "rules-fallback"
     k = {"simple": settings.retrieval.k_simple, "moderate": settings.retrieval.k_moderate,

@@ -7,10 +7,11 @@ import hashlib
 import numpy as np
 
 from engine.agent.cache import ResponseCache
-from engine.agent.ephemeral import EphemeralMemory, empty_slots
+from engine.agent.ephemeral import EphemeralMemory
+from engine.clinical.slot_model import empty_slots
 from engine.agent.meter import MeteredLLM
 from engine.agent.services import AgentServices
-from engine.agent.state import Document
+from engine.passage import Passage
 from engine.agent.tokens import TokenManager
 from engine.llm.fake import FakeLLM
 from engine.settings import Settings
@@ -48,13 +49,13 @@ class FakeClinical:
 
 
 class FakeKnowledge:
-    def __init__(self, documents: list[Document] | None = None, *, rotate: bool = False):
+    def __init__(self, documents: list[Passage] | None = None, *, rotate: bool = False):
         self.documents = documents if documents is not None else [
-            Document("kb/1", "Diabetes is treated with diet, exercise and metformin. Metformin is taken with meals.",
+            Passage("kb/1", "Diabetes is treated with diet, exercise and metformin. Metformin is taken with meals.",
                      "Diabetes treatment", "kb/1#0"),
-            Document("kb/2", "Symptoms of diabetes include thirst and frequent urination.", "Diabetes symptoms", "kb/2#0"),
-            Document("kb/3", "Asthma is treated with inhalers.", "Asthma", "kb/3#0"),
-            Document("kb/4", "Amoxicillin is a penicillin antibiotic.", "Amoxicillin", "kb/4#0"),
+            Passage("kb/2", "Symptoms of diabetes include thirst and frequent urination.", "Diabetes symptoms", "kb/2#0"),
+            Passage("kb/3", "Asthma is treated with inhalers.", "Asthma", "kb/3#0"),
+            Passage("kb/4", "Amoxicillin is a penicillin antibiotic.", "Amoxicillin", "kb/4#0"),
         ]
         self.rotate = rotate
         self.queries: list[str] = []

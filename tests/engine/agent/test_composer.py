@@ -9,11 +9,11 @@ import pytest
 from engine.agent.answer_framing import hangul_share, korean_key_terms, texts
 from engine.agent.answer_framing import lead as lead_text
 from engine.agent.composer import asked_part, compose, english_query, is_message, question_kind
-from engine.agent.state import Document
+from engine.passage import Passage
 from engine.agent.support import SupportChecker
 from tests.engine.agent.kb_fixture import DOCUMENTS
 
-DOCS = [Document(doc_id, text, title=title) for doc_id, title, text in DOCUMENTS]
+DOCS = [Passage(doc_id, text, title=title) for doc_id, title, text in DOCUMENTS]
 HYPO_FIRST = [DOCS[1], DOCS[0], DOCS[2], DOCS[7]]
 CITED = re.compile(r"\[(\d)\]")
 

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.agent.compression import compress, extractive, render_documents, sentence_importance
-from engine.agent.state import Document
+from engine.passage import Passage
 from engine.agent.tokens import TokenManager
 from engine.errors import ModelOutputError
 from engine.llm.fake import FakeLLM
@@ -23,7 +23,7 @@ document = st.lists(sentence, min_size=1, max_size=12).map(" ".join)
        strategy=st.sampled_from(["extractive", "abstractive", "hybrid"]), enabled=st.booleans())
 @settings(max_examples=120, deadline=None)
 def test_compressed_section_never_exceeds_the_budget(texts, budget, strategy, enabled):
-    docs = [Document(f"d/{i}", t, f"Doc {i}") for i, t in enumerate(texts)]
+    docs = [Passage(f"d/{i}", t, f"Doc {i}") for i, t in enumerate(texts)]
     llm = FakeLLM(["word " * 2000, "word " * 2000, "word " * 2000])
     section, stats = compress(docs, "metformin dose", budget, strategy, TOKENS, llm, enabled=enabled)
     assert TOKENS.count(section) <= budget
@@ -31,14 +31,14 @@ def test_compressed_section_never_exceeds_the_budget(texts, budget, strategy, en
 
 
 def test_under_budget_documents_pass_unchanged():
-    docs = [Document("d/1", "Metformin lowers glucose.", "Metformin")]
+    docs = [Passage("d/1", "Metformin lowers glucose.", "Metformin")]
     section, stats = compress(docs, "metformin", 900, "extractive", TOKENS)
     assert section == render_documents(docs) == "[1] Metformin: Metformin lowers glucose."
     assert stats["strategy"] is None
 
 
 def test_extractive_keeps_relevant_sentences_in_original_order():
-    doc = Document("d/1", "The weather was mild that year. Metformin lowers blood glucose in type 2 diabetes. "
+    doc = Passage("d/1", "The weather was mild that year. Metformin lowers blood glucose in type 2 diabetes. "
                           "Many people enjoy long walks. Take metformin 500 mg with meals to reduce stomach upset.",
                    "Metformin")
     section = extractive([doc], "How should I take metformin?", 40, TOKENS)
@@ -55,7 +55,7 @@ def test_importance_weights_follow_the_seed():
 
 
 def test_abstractive_retries_shorter_then_succeeds():
-    docs = [Document("d/1", "Metformin lowers glucose. " * 60, "Metformin")]
+    docs = [Passage("d/1", "Metformin lowers glucose. " * 60, "Metformin")]
     llm = FakeLLM(["pneumonoultramicroscopic " * 500, "Metformin lowers glucose [1]."])
     section, stats = compress(docs, "metformin", 60, "abstractive", TOKENS, llm)
     assert "Metformin lowers glucose [1]." in section
@@ -63,7 +63,7 @@ def test_abstractive_retries_shorter_then_succeeds():
 
 
 def test_hybrid_falls_back_to_extractive_when_the_model_fails():
-    docs = [Document("d/1", "Metformin lowers glucose. The sky is blue. " * 30, "Metformin")]
+    docs = [Passage("d/1", "Metformin lowers glucose. The sky is blue. " * 30, "Metformin")]
     llm = FakeLLM([ModelOutputError("broken"), ModelOutputError("broken")])
     section, stats = compress(docs, "metformin glucose", 60, "hybrid", TOKENS, llm)
     assert stats["strategy"] == "extractive" and stats["fallback"]
@@ -72,7 +72,7 @@ def test_hybrid_falls_back_to_extractive_when_the_model_fails():
 
 
 def test_compression_off_truncates_in_rank_order():
-    docs = [Document("d/1", "First document text. " * 5, "A"), Document("d/2", "Second document. " * 80, "B")]
+    docs = [Passage("d/1", "First document text. " * 5, "A"), Passage("d/2", "Second document. " * 80, "B")]
     section, stats = compress(docs, "x", 60, "extractive", TOKENS, enabled=False)
     assert stats["strategy"] == "truncate"
     assert section.startswith("[1] A: First document text.")

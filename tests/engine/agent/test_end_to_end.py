@@ -69,6 +69,6 @@ def test_chat_script_fifteen_turns_with_real_services(tmp_path, chartside_home, 
     assert turns[3]["trace"]["cache_hit"] and turns[3]["trace"]["llm_calls"] == 0
     assert any(source["doc_id"] == "fx/hypoglycemia" for source in turns[2]["sources"])
     # the drug questions raise alerts from the profile (NSAID with high blood pressure or penicillin allergy)
-    assert turns[14]["trace"]["nodes"][0] == "triage"
+    assert turns[14]["trace"]["nodes"][0] == "extract_and_triage"
     mean_calls = sum(t["trace"]["llm_calls"] for t in turns) / len(turns)
     assert mean_calls <= 1.6

@@ -6,7 +6,8 @@ import pytest
 
 from engine.agent.graph import END, START, Branch, Graph, GraphError
 from engine.agent.pipeline import agent_graph, llm_graph, pipeline_mermaid, run_turn
-from engine.agent.state import Document, TurnState
+from engine.agent.state import TurnState
+from engine.passage import Passage
 from engine.errors import ModelOutputError
 from engine.events import Alerts, Done, NodeFinished, NodeStarted, Sources, Token
 from engine.llm.fake import FakeLLM
@@ -70,29 +71,30 @@ def test_unknown_state_field_is_an_error():
 def test_mermaid_lists_every_node_and_labelled_edge():
     text = pipeline_mermaid()
     assert text.startswith("flowchart TD")
-    for node in ("triage", "store_memory", "check_similarity", "classify_intent", "assemble_context",
-                 "retrieve", "generate_answer", "refine", "quality_check", "store_response"):
+    for node in ("extract_and_triage", "store_memory", "check_cache", "plan_retrieval", "assemble_context",
+                 "retrieve", "generate_answer", "judge_answer", "quality_check", "store_response"):
         assert f"{node}[{node}]" in text
-    for edge in ("__start__ --> triage", "triage --> store_memory", "store_memory --> check_similarity",
-                 "check_similarity -->|hit| store_response", "check_similarity -->|miss| classify_intent",
+    for edge in ("__start__ --> extract_and_triage", "extract_and_triage --> store_memory",
+                 "store_memory --> check_cache",
+                 "check_cache -->|hit| store_response", "check_cache -->|miss| plan_retrieval",
                  "assemble_context -->|skip retrieval| generate_answer", "quality_check -->|retrieve| retrieve",
-                 "generate_answer -->|judge| refine", "generate_answer -->|skip| store_response"):
+                 "generate_answer -->|judge| judge_answer", "generate_answer -->|skip| store_response"):
         assert edge in text
 
 
 def test_agent_graph_has_ten_nodes():
     services = make_services()
     assert len(agent_graph(services).nodes) == 10
-    assert set(llm_graph().nodes) == {"triage", "generate_answer", "store_response"}
+    assert set(llm_graph().nodes) == {"extract_and_triage", "generate_answer", "store_response"}
 
 
 # -- every edge of the agent graph ---------------------------------------------------
 def test_question_takes_the_full_path_and_streams_after_alerts():
     llm = FakeLLM(["Diabetes is treated with diet, exercise and metformin [1]."])
     events, result = run("How is diabetes treated?", make_services(llm))
-    assert result["trace"]["nodes"] == ["triage", "store_memory", "check_similarity", "classify_intent",
-                                        "assemble_context", "retrieve", "generate_answer", "refine", "quality_check",
-                                        "store_response"]
+    assert result["trace"]["nodes"] == ["extract_and_triage", "store_memory", "check_cache", "plan_retrieval",
+                                        "assemble_context", "retrieve", "generate_answer", "judge_answer",
+                                        "quality_check", "store_response"]
     kinds = [type(e) for e in events]
     assert kinds.index(Alerts) < kinds.index(Sources) < kinds.index(Token)
     assert result["answer"].startswith("Diabetes is treated")
@@ -106,8 +108,8 @@ def test_repeated_question_hits_the_cache_and_skips_the_pipeline():
     run("How is diabetes treated?", services)
     events, result = run("How is diabetes treated?", make_services(llm, cache=services.cache,
                                                                      memory=services.memory))
-    assert edges_taken(result) == [("triage", "store_memory"), ("store_memory", "check_similarity"),
-                                   ("check_similarity", "store_response")]
+    assert edges_taken(result) == [("extract_and_triage", "store_memory"), ("store_memory", "check_cache"),
+                                   ("check_cache", "store_response")]
     assert result["trace"]["cache_hit"] is True
     assert result["trace"]["llm_calls"] == 0
     assert "metformin" in result["answer"]
@@ -163,7 +165,7 @@ def test_active_retrieval_off_uses_fixed_k():
 def test_llm_mode_is_plain_chat():
     llm = FakeLLM(["Plain answer."])
     _events, result = run("How is diabetes treated?", make_services(llm), mode="llm")
-    assert result["trace"]["nodes"] == ["triage", "generate_answer", "store_response"]
+    assert result["trace"]["nodes"] == ["extract_and_triage", "generate_answer", "store_response"]
     assert result["sources"] == []
     system = llm.calls[0]["messages"][0]["content"]
     assert "definitive diagnosis" in system
@@ -181,7 +183,7 @@ def test_cancel_stops_before_the_next_token():
             result = event.result
     assert len(seen) == 1
     assert result["trace"]["cancelled"] is True
-    assert "refine" not in result["trace"]["nodes"]
+    assert "judge_answer" not in result["trace"]["nodes"]
 
 
 def test_emergency_alert_comes_first_and_prefixes_the_answer():
@@ -218,7 +220,7 @@ def test_no_knowledge_base_still_answers_and_says_so():
 
 def test_documents_reach_the_prompt_numbered():
     llm = FakeLLM(["Answer [1]."])
-    services = make_services(llm, knowledge=FakeKnowledge([Document("d/1", "Metformin lowers glucose.", "Metformin")]))
+    services = make_services(llm, knowledge=FakeKnowledge([Passage("d/1", "Metformin lowers glucose.", "Metformin")]))
     run("What does metformin do?", services)
     user = llm.calls[0]["messages"][-1]["content"]
     assert "[1] Metformin: Metformin lowers glucose." in user

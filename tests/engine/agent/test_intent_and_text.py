@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.agent.ephemeral import empty_slots
+from engine.clinical.slot_model import empty_slots
 from engine.agent.intent import classify_by_rules, complexity_by_rules
 from engine.agent.text import (
     detect_language,

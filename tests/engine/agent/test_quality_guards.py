@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from engine.agent.nodes.quality import best_draft, jaccard, quality_check, wants_another_round
-from engine.agent.state import Document, TurnState
+from engine.agent.state import TurnState
+from engine.passage import Passage
 from engine.llm.fake import FakeLLM
 from engine.settings import Settings
 from tests.engine.agent.fakes import FakeKnowledge, make_services
 
-DOCS = [Document(f"d/{i}", f"text {i}", f"t{i}", f"d/{i}#0") for i in range(6)]
+DOCS = [Passage(f"d/{i}", f"text {i}", f"t{i}", f"d/{i}#0") for i in range(6)]
 
 
 def low_state(**overrides) -> TurnState:

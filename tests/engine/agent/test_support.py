@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.agent.state import Document
+from engine.passage import Passage
 from engine.agent.support import (
     ALERT,
     SupportChecker,
@@ -16,10 +16,10 @@ from engine.agent.support import (
     support_rate,
 )
 
-GOUT = Document("kb/gout", "Gout is a painful form of arthritis. Gout happens when uric acid builds up in the body and "
+GOUT = Passage("kb/gout", "Gout is a painful form of arthritis. Gout happens when uric acid builds up in the body and "
                 "forms crystals in a joint. Gout does not spread from person to person. An attack often starts "
                 "in the big toe.", title="Gout")
-SUGAR = Document("kb/hypo", "Low blood sugar means glucose below 70 mg/dL. Symptoms include:   - shaking   - sweating"
+SUGAR = Passage("kb/hypo", "Low blood sugar means glucose below 70 mg/dL. Symptoms include:   - shaking   - sweating"
                  "   - confusion", title="Low blood sugar")
 
 

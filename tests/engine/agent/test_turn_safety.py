@@ -19,7 +19,7 @@ from engine.agent.ephemeral import EphemeralMemory
 from engine.agent.nodes import quality
 from engine.agent.pipeline import run_turn
 from engine.agent.prompting import SMALL_TALK
-from engine.agent.state import Document
+from engine.passage import Passage
 from engine.agent.wiring import ClinicalService
 from engine.clinical.red_flags import MESSAGES
 from engine.events import Alerts, AnswerReplaced, Done, Sources, Token
@@ -81,7 +81,7 @@ def test_red_flag_wrapped_in_small_talk_is_an_emergency_turn(clinical, category,
     # a statement of the emergency alone: the guidance is the whole answer, no model words
     assert result["answer"] == guidance and result["answer"] not in SMALL_TALK.values()
     assert result["trace"]["intent"] == "emergency" and result["trace"]["llm_calls"] == 0
-    assert not result["trace"]["cache_hit"] and result["trace"]["nodes"][0] == "triage"
+    assert not result["trace"]["cache_hit"] and result["trace"]["nodes"][0] == "extract_and_triage"
     kinds = [type(e) for e in events]
     first_token = next(e for e in events if isinstance(e, Token))
     assert kinds.index(Alerts) < kinds.index(Token) and first_token.text.startswith(guidance)
@@ -134,7 +134,7 @@ def scripted_judge(*scores):
     return judge
 
 
-DOCS = [Document(f"kb/{i}", f"Passage {i} about chest pain care.", f"Doc {i}", f"kb/{i}#0") for i in range(6)]
+DOCS = [Passage(f"kb/{i}", f"Passage {i} about chest pain care.", f"Doc {i}", f"kb/{i}#0") for i in range(6)]
 
 
 @pytest.mark.parametrize("scores,winner", [((0.2, 0.6), 1), ((0.45, 0.2), 0), ((0.3, 0.4, 0.35), 1)])
@@ -180,7 +180,7 @@ def test_a_cache_hit_still_stores_the_facts_of_its_message(clinical):
     assert not run(question, services)[1]["trace"]["cache_hit"]
     hit = run(question, services)[1]
     assert hit["trace"]["cache_hit"]
-    assert hit["trace"]["nodes"][:3] == ["triage", "store_memory", "check_similarity"]
+    assert hit["trace"]["nodes"][:3] == ["extract_and_triage", "store_memory", "check_cache"]
     assert memory.updates == [question, question]
     assert [c["name"] for c in memory.profile()["conditions"]] == ["tonsillitis"]
 
@@ -212,7 +212,7 @@ def test_llm_mode_triages_first(clinical):
     services = answer_services(clinical, "I am a language model.")
     events = list(run_turn("ok, I want to kill myself", services, mode="llm"))
     result = events[-1].result
-    assert result["trace"]["nodes"] == ["triage", "generate_answer", "store_response"]
+    assert result["trace"]["nodes"] == ["extract_and_triage", "generate_answer", "store_response"]
     assert result["answer"].startswith(MESSAGES["en"]["suicidal_thoughts"])
     assert any(isinstance(e, Alerts) and e.alerts for e in events)
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from engine.agent.cache import CacheEntry, ResponseCache, query_signature
-from engine.agent.wiring import ClinicalService, VaultCacheStore, VaultMemory
+from engine.agent.wiring import ClinicalService, VaultMemory
+from engine.memory.cache import CacheTable
 from engine.settings import Settings
 
 
@@ -43,7 +44,7 @@ def test_vault_memory_records_turns_profile_and_long_term(tmp_path):
 
 def test_cache_entries_persist_encrypted_and_reload(tmp_path):
     vault = open_vault(tmp_path)
-    cache = ResponseCache(store=VaultCacheStore(vault))
+    cache = ResponseCache(store=CacheTable(vault))
     vector = np.ones(8, dtype=np.float32) / np.sqrt(8)
     question = "How is gout treated?"
     cache.put(CacheEntry(id="k1", query=question, vector=vector, signature=query_signature(question),
@@ -52,11 +53,11 @@ def test_cache_entries_persist_encrypted_and_reload(tmp_path):
     vault.close()
     assert b"anti-inflammatory" not in (tmp_path / "vault.db").read_bytes()
     vault = open_vault(tmp_path)
-    reloaded = ResponseCache(store=VaultCacheStore(vault))
+    reloaded = ResponseCache(store=CacheTable(vault))
     found = reloaded.lookup(question, vector, query_signature(question), "")
     assert found.entry is not None and found.entry.answer.startswith("Gout is treated")
     reloaded.clear()
-    assert ResponseCache(store=VaultCacheStore(vault)).lookup(question, vector, query_signature(question), "").entry is None
+    assert ResponseCache(store=CacheTable(vault)).lookup(question, vector, query_signature(question), "").entry is None
     vault.close()
 
 

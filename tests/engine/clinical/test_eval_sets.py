@@ -1,4 +1,4 @@
-"""The team's labelled sets meet the issue's size rules and the acceptance numbers."""
+"""The team's labelled sets meet their size rules and the acceptance numbers."""
 
 from __future__ import annotations
 

@@ -193,7 +193,7 @@ def test_export_refuses_a_stale_index_and_writes_nothing(tiny_shared, hashing_em
 
 
 def test_cancelled_import_changes_nothing(exported, tmp_path, hashing_embedder):
-    from engine.knowledge import BuildCancelled
+    from engine.errors import BuildCancelled
 
     bundle, _ = exported
     folder = default_kb_dir()

@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 
 from engine.errors import KnowledgeIndexError
-from engine.knowledge import BuildCancelled, CancelToken, HybridRetriever, IndexParams, KnowledgeBase
+from engine.cancel import CancelToken
+from engine.errors import BuildCancelled
+from engine.knowledge import HybridRetriever, IndexParams, KnowledgeBase
 from engine.knowledge.corpus import Document
 
 from .conftest import HashingEmbedder

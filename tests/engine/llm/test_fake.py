@@ -1,7 +1,8 @@
 import pytest
 
 from engine.errors import GenerationCancelled, ModelOutputError
-from engine.llm import CancelToken, FakeLLM
+from engine.cancel import CancelToken
+from engine.llm import FakeLLM
 
 
 def test_fake_replays_queued_replies_in_order():

@@ -22,7 +22,7 @@ from engine.llm.remote import RemoteChatClient, RemoteModelError
 from engine.llm.router import RoutedLLM
 from engine.llm.runtime import LlamaRuntime
 from engine.llm.structured import JUDGE_SCHEMA, validate_judgement
-from engine.llm.types import CancelToken
+from engine.cancel import CancelToken
 from engine.settings import Settings, save_settings
 from tests.engine.llm.servers import MODEL_ALIAS, LlamaServer, free_port
 from tests.netguard import offline_env

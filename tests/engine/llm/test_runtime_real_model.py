@@ -6,7 +6,7 @@ import pytest
 
 from engine.errors import GenerationCancelled, ModelOutputError
 from engine.llm.structured import JUDGE_SCHEMA, validate_judgement
-from engine.llm.types import CancelToken
+from engine.cancel import CancelToken
 
 pytestmark = pytest.mark.real_model
 

@@ -14,7 +14,7 @@ import logging
 import sys
 
 import engine  # noqa: F401  (offline switches first)
-from engine.memory.cache import ResponseCache
+from engine.memory.cache import CacheTable
 from engine.memory.hierarchy import HierarchicalMemory
 from engine.memory.profile import ProfileStore
 from engine.memory.store import Vault, default_vault_path
@@ -53,7 +53,7 @@ def main() -> int:
     vault = Vault.open(default_vault_path(), request["passphrase"], create=True, settings=settings)
     profile = ProfileStore(vault)
     memory = HierarchicalMemory(vault, embedder, None, profile)
-    cache = ResponseCache(vault)
+    cache = CacheTable(vault)
     patient = vault.create_patient(name)
     session = vault.create_session(patient, title=f"visit of {name}")
     other = vault.create_patient(f"{name} duplicate record")

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 import numpy as np
 import pytest
 
-from engine.memory.cache import ResponseCache
+from engine.memory.cache import CacheTable
 
 START = datetime(2026, 11, 22, 9, 0, tzinfo=timezone.utc)
 
@@ -28,7 +28,7 @@ def clock(vault):
 
 @pytest.fixture
 def cache(vault, clock):
-    return ResponseCache(vault)
+    return CacheTable(vault)
 
 
 def unit(*values):
@@ -71,7 +71,7 @@ def test_entries_expire_after_their_ttl(cache, clock):
 
 def test_least_recently_used_entries_are_evicted(vault, clock):
     vault.settings.cache.max_entries = 3
-    cache = ResponseCache(vault)
+    cache = CacheTable(vault)
     for i, key in enumerate("abc"):
         clock.now = START + timedelta(seconds=i)
         cache.put(key, key, {"answer": key}, unit(1, i))

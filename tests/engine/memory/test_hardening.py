@@ -10,6 +10,7 @@ import pytest
 
 from engine.cli import main
 from engine.errors import WrongPassphrase
+from engine.memory.export import export_patient
 from engine.memory.store import Vault, default_vault_path
 from engine.settings import data_dir
 from tests.engine.memory.conftest import PASSPHRASE
@@ -62,7 +63,7 @@ def test_vault_audit_prints_events_and_ids_but_no_patient_text(monkeypatch, caps
     with Vault.open(default_vault_path(), PASSPHRASE, create=True) as vault:
         patient = vault.create_patient(name)
         vault.add_turn(vault.create_session(patient), question, "Canary answer")
-        vault.export_patient(patient, default_vault_path().parent / "record.json")
+        export_patient(vault, patient, default_vault_path().parent / "record.json")
     capsys.readouterr()
 
     assert main(["vault", "audit"]) == 0

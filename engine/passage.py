@@ -1,0 +1,35 @@
+"""The one record of a retrieved passage, from the knowledge service to the prompt and the sources.
+
+The knowledge base's own source documents are `engine.knowledge.corpus.Document`; a
+passage is one chunk of one of them as a search returned it. `Passage.source(n)` is the
+`sources` entry of the turn format, so the shape is written in one place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class Passage:
+    """One retrieved passage, as the knowledge service returns it (plus compression info).
+
+    `passage` is what of it the prompt carried (after compression); sources show it so a
+    clinician reads what the model read, and fall back to the whole text.
+    """
+
+    doc_id: str
+    text: str
+    title: str = ""
+    chunk_id: str = ""
+    score: float = 0.0
+    url: str = ""
+    licence: str = ""
+    attribution: str = ""
+    compressed: bool = False
+    passage: str = ""
+
+    def source(self, number: int) -> dict:
+        return {"n": number, "doc_id": self.doc_id, "chunk_id": self.chunk_id or self.doc_id, "title": self.title,
+                "url": self.url, "licence": self.licence, "attribution": self.attribution,
+                "score": round(float(self.score), 6), "passage": (self.passage or self.text).strip()}
