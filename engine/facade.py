@@ -108,7 +108,7 @@ class Engine:
                  llm_unavailable: ModelUnavailable | None = None) -> AgentServices:
         return self.turns.services(memory, settings, llm_unavailable=llm_unavailable)
 
-    # The ablation harness (engine/agent/evaluation.py) swaps the search service and reads
+    # The ablation harness (engine/bench/evaluation.py) swaps the search service and reads
     # the open knowledge base through these three names; it moves to `engine.kb` with the
     # evaluation package.
     @property

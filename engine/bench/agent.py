@@ -143,7 +143,7 @@ def _probe_summary(probes: list[dict]) -> dict:
 
 def run(args) -> int:
     passive_openmp_waits()
-    from engine.agent.evaluation import load_conversations, prepare_knowledge, run_conversations
+    from engine.bench.evaluation import load_conversations, prepare_knowledge, run_conversations
     from engine.facade import Engine
     from engine.settings import load_settings
 

@@ -4,7 +4,7 @@ Runs the seed's cumulative ablation scenarios over the team's conversation set
 (resources/eval/conversations.jsonl: 40 five-turn conversations, half Korean) against a
 throw-away encrypted store, conversation by conversation (each under every scenario),
 appending each finished conversation to DIR/checkpoint.jsonl (see
-engine.agent.ablation_run). `--resume` skips the conversations the checkpoint already
+engine.bench.ablation_run). `--resume` skips the conversations the checkpoint already
 holds; `--report-only` rebuilds the report from the checkpoint without running anything.
 The report (Markdown table, JSON summary, PNG charts) goes to DIR (default:
 DATA_DIR/eval/ablation-TIMESTAMP); the summary is printed (JSON with --json).
@@ -70,14 +70,14 @@ def command_line(args) -> str:
 
 def run_ablation(args, engine=None) -> int:
     """`engine`: an unlocked Engine to use instead of a fresh real one (tests)."""
-    from engine.agent.ablation_run import Checkpoint
+    from engine.bench.ablation_run import Checkpoint
 
     if (args.resume or args.report_only) and args.out is None:
         raise InputError("--resume/--report-only without --out",
                          user_message="--resume and --report-only need the run's folder: pass --out DIR.")
     if args.report_only:
         return _report(args, Checkpoint(args.out), args.out)
-    from engine.agent.evaluation import now_stamp
+    from engine.bench.evaluation import now_stamp
     from engine.settings import data_dir
 
     folder = args.out or data_dir() / "eval" / f"ablation-{now_stamp()}"
@@ -91,9 +91,9 @@ def run_ablation(args, engine=None) -> int:
 
 def _run(args, checkpoint, engine=None) -> None:
     passive_openmp_waits()
-    from engine.agent.ablation import scenarios
-    from engine.agent.ablation_run import run_pending
-    from engine.agent.evaluation import ReferenceGrader, load_conversations, prepare_knowledge
+    from engine.bench.ablation import scenarios
+    from engine.bench.ablation_run import run_pending
+    from engine.bench.evaluation import ReferenceGrader, load_conversations, prepare_knowledge
     from engine.settings import LLMSettings, load_settings
 
     conversations = load_conversations(limit=args.conversations)
@@ -135,7 +135,7 @@ def _run(args, checkpoint, engine=None) -> None:
 
 
 def _report(args, checkpoint, folder: Path) -> int:
-    from engine.agent.ablation import compare, write_report
+    from engine.bench.ablation import compare, write_report
 
     starts = checkpoint.starts()
     finished = checkpoint.finished()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from engine.agent.ablation import compare, holm, markdown_table, paired_stats, scenarios, write_report
-from engine.agent.evaluation import load_conversations
+from engine.bench.ablation import compare, holm, markdown_table, paired_stats, scenarios, write_report
+from engine.bench.evaluation import load_conversations
 from engine.llm.fake import FakeLLM
 from engine.settings import Settings
 
@@ -79,7 +79,7 @@ def three_scenarios():
 
 
 def test_conversation_level_tests_leave_small_talk_out_and_test_increments():
-    from engine.agent.ablation import METRICS, comparisons, conversation_means
+    from engine.bench.ablation import METRICS, comparisons, conversation_means
 
     results = three_scenarios()
     nugget = next(m for m in METRICS if m.key == "nugget_recall")
@@ -166,7 +166,7 @@ class StopAfter:
 def test_ablation_is_conversation_major_resumable_and_reports_from_the_checkpoint(tmp_path, capsys):
     import pytest
 
-    from engine.agent.ablation_run import Checkpoint
+    from engine.bench.ablation_run import Checkpoint
     from engine.cli.eval import run_ablation
     from engine.errors import InputError
 
@@ -213,7 +213,7 @@ def test_ablation_is_conversation_major_resumable_and_reports_from_the_checkpoin
 
 
 def test_checkpoint_ignores_and_repairs_a_torn_last_line(tmp_path):
-    from engine.agent.ablation_run import Checkpoint
+    from engine.bench.ablation_run import Checkpoint
 
     checkpoint = Checkpoint(tmp_path)
     checkpoint.begin({"scenarios": ["baseline"], "model": "m"})
@@ -238,7 +238,7 @@ def test_bench_cache_probes_pair_plain_questions_with_their_paraphrase_or_repeat
 
 
 def test_report_heading_says_over_how_many_conversations_the_llm_judge_ran():
-    from engine.agent.ablation import report_heading
+    from engine.bench.ablation import report_heading
 
     meta = {"conversations": 40, "planned_conversations": 40, "model": "m", "default_model": True, "turns": 200,
             "command": "chartside eval ablation --llm-judge --out x", "llm_judge": True}
@@ -253,7 +253,7 @@ def test_report_heading_says_over_how_many_conversations_the_llm_judge_ran():
 def test_eta_follows_the_pace_of_the_resumed_run():
     import io
 
-    from engine.agent.ablation_run import EtaReporter
+    from engine.bench.ablation_run import EtaReporter
 
     now = [0.0]
     stream = io.StringIO()
@@ -265,7 +265,7 @@ def test_eta_follows_the_pace_of_the_resumed_run():
 
 
 def test_reference_grader_scores_nuggets_wrong_claims_support_and_reference_overlap(tmp_path):
-    from engine.agent.evaluation import ReferenceGrader, load_references
+    from engine.bench.evaluation import ReferenceGrader, load_references
 
     references = load_references()
     assert len(references) == 140 and all(r["nuggets"] for r in references.values())
@@ -289,7 +289,7 @@ def test_reference_grader_scores_nuggets_wrong_claims_support_and_reference_over
 def test_recording_knowledge_keeps_the_services_retriever_visible():
     from types import SimpleNamespace
 
-    from engine.agent.evaluation import RecordingKnowledge
+    from engine.bench.evaluation import RecordingKnowledge
     from engine.agent.writer import sentence_embedder
 
     embedder = object()

@@ -164,7 +164,7 @@ def run_pending(engine, conversations: list[dict], chosen: list[tuple[str, dict]
                 clock: Callable[[], float] = time.monotonic, stream=None) -> int:
     """Run every conversation the checkpoint lacks under every chosen scenario; returns how many ran.
     `grader`: an evaluation.ReferenceGrader whose metrics join each question turn's record."""
-    from engine.agent.evaluation import recording_knowledge, run_conversation
+    from engine.bench.evaluation import recording_knowledge, run_conversation
 
     done = checkpoint.finished()
     pending = [c for c in conversations if c["id"] not in done]

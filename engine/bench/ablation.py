@@ -25,7 +25,7 @@ import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.agent.evaluation import SMALL_TALK_KINDS
+from engine.bench.evaluation import SMALL_TALK_KINDS
 
 OFF = {
     "response_cache": False, "active_retrieval": False, "profile_memory": False, "hierarchical_memory": False,
