@@ -24,6 +24,7 @@ KNOWN_MESSAGES = (
     QT_TRANSLATE_NOOP("EngineErrors", "The language model is not installed or could not be loaded."),
     QT_TRANSLATE_NOOP("EngineErrors", "A model file failed its integrity check (sha256). Reinstall the model."),
     QT_TRANSLATE_NOOP("EngineErrors", "The model returned an answer in an unexpected format."),
+    QT_TRANSLATE_NOOP("EngineErrors", "Stopped."),
     QT_TRANSLATE_NOOP("EngineErrors", "Generation was stopped."),
     QT_TRANSLATE_NOOP("EngineErrors", "Wrong passphrase. Nothing was opened or changed."),
     QT_TRANSLATE_NOOP("EngineErrors", "The encrypted patient store could not be used."),

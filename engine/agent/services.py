@@ -27,6 +27,9 @@ class Clinical(Protocol):
 
     def conflicts(self, profile: dict, slots: dict) -> list[dict]: ...
 
+    def warm_up(self) -> None:
+        """Load what the first turn would otherwise load (the engine's warm-up calls it)."""
+
 
 class Knowledge(Protocol):
     def search(self, query: str, k: int, *, profile: dict | None, expand: bool, docs_budget: int,

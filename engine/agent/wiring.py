@@ -47,6 +47,18 @@ class ClinicalService:
         except (ChartsideError, OSError, RuntimeError, ValueError):
             return verdict
 
+    def warm_up(self) -> None:
+        """Load what the first turn would otherwise load: the concept pack (one extraction) and
+        the labelled emergencies of the second emergency check (embedded once)."""
+        self.extract("warm-up: aspirin 100 mg daily")
+        if self.similar is not None:
+            from engine.errors import ChartsideError
+
+            try:
+                self.similar.load()
+            except (ChartsideError, OSError, RuntimeError, ValueError):
+                pass  # triage then keeps the rules' verdict, as it does when a turn's check fails
+
     def conflicts(self, profile: dict, slots: dict) -> list[dict]:
         if "conflicts" in self.missing:
             return []

@@ -98,7 +98,8 @@ class CharNgrams:
 
 class SimilarEmergencies:
     """`match(text)`: the nearest labelled emergency when the message is close enough, else None.
-    The labelled messages are embedded on first use (about a second)."""
+    The labelled messages are embedded by `load()` (about a second, holding the GIL for much of
+    it), which the engine's warm-up calls so that the first turn does not; otherwise on first use."""
 
     def __init__(self, embed: Embed, messages: list[tuple[str, str | None]] | None = None):
         self._embed = embed
@@ -106,7 +107,7 @@ class SimilarEmergencies:
         self._lock = threading.Lock()
         self._ready = False
 
-    def _load(self) -> None:
+    def load(self) -> None:
         with self._lock:
             if self._ready:
                 return
@@ -122,7 +123,7 @@ class SimilarEmergencies:
     def match(self, text: str) -> Match | None:
         if not text or not text.strip():
             return None
-        self._load()
+        self.load()
         if is_korean(text):
             similarities = self._korean.matrix @ self._korean.vector(text)
             return _nearest(similarities, self._korean_labels, KOREAN)

@@ -149,6 +149,10 @@
         <translation>모델이 예상하지 못한 형식으로 답했습니다.</translation>
     </message>
     <message>
+        <source>Stopped.</source>
+        <translation>중지했습니다.</translation>
+    </message>
+    <message>
         <source>Generation was stopped.</source>
         <translation>답변 생성을 중지했습니다.</translation>
     </message>

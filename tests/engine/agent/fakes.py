@@ -36,6 +36,9 @@ class FakeClinical:
             slots["allergies"].append({"name": "penicillin", "concept_id": "C0030842", "text": "penicillin"})
         return slots
 
+    def warm_up(self) -> None:
+        self.extract("warm-up: aspirin 100 mg daily")
+
     def triage(self, text: str) -> dict:
         if "chest pain" in text.lower():
             return {"emergency": True, "category": "chest_pain", "message": "Call emergency services now."}
