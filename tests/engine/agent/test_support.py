@@ -79,7 +79,7 @@ def test_a_korean_sentence_is_checked_through_concept_ids(minilm, clinical_pack)
 # support threshold against a sentence about secondary hypertension, but says something else.
 DISTORTED_LEAD = ("High blood pressure is a medical condition that can be caused by various factors, including "
                   "high blood pressure medications and lifestyle choices.")
-PRESSURE = Document("kb/bp", "Blood pressure is the force of blood pushing against the walls of the arteries. "
+PRESSURE = Passage("kb/bp", "Blood pressure is the force of blood pushing against the walls of the arteries. "
                     "When another medical condition or a medicine causes high blood pressure, it is called "
                     "secondary hypertension.", title="High blood pressure")
 
