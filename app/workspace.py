@@ -52,7 +52,6 @@ class Workspace(QWidget):
         self.chat.turn_started.connect(self._turn_started)
         self.chat.question_sent.connect(self.patients.title_if_untitled)
         self.chat.turn_event.connect(self.trace.on_event)
-        self.chat.sources_received.connect(self.sources.set_sources)
         self.chat.turn_finished.connect(self._turn_finished)
         self.chat.citation_clicked.connect(self.show_citation)
         self.chat.turn_activated.connect(self.show_turn)
@@ -90,6 +89,9 @@ class Workspace(QWidget):
         self.trace.start_turn()
 
     def _turn_finished(self, result: dict) -> None:
+        # The Sources tab is filled once, with the final answer's own sources: laying out the
+        # cards while the worker composes the answer made the window miss its 100 ms frames
+        # on two cores, and a replaced draft's sources would flash before the final ones.
         self.sources.set_sources(result.get("sources") or [])
         if self.chat.patient_id is not None:
             self.profile.reload()
