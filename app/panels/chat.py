@@ -28,7 +28,7 @@ from app.citations import citation_target, link_citations
 from app.engine_messages import alert_message, status_text, step_name, with_host
 from app.errors import show_error, user_message
 from app.i18n import current_language
-from app.panels.widgets import RichTextCard, escape, hbox, heading, muted, vbox
+from app.panels.widgets import RichTextCard, WrappedLabel, escape, hbox, heading, muted, vbox
 from app.workers import EngineRunner, retire
 from engine.events import Alerts, AnswerReplaced, Done, Event, NodeStarted, Sources, Status, Token
 
@@ -149,19 +149,19 @@ class TurnView(QFrame):
         super().__init__(parent)
         self.setObjectName("turnView")
         self.support_threshold = support_threshold
-        self.question = QLabel(question, wordWrap=True, objectName="question")
+        self.question = WrappedLabel(question, objectName="question")
         self.question.setTextFormat(Qt.TextFormat.PlainText)
         self.question.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.question.setStyleSheet("background: #e3f2fd; border-radius: 8px; padding: 8px;")
         self.alerts_box = QVBoxLayout()
         self.alerts_box.setSpacing(6)
-        self.answer = QLabel(wordWrap=True, objectName="answer")
+        self.answer = WrappedLabel(objectName="answer")
         self.answer.setTextFormat(Qt.TextFormat.MarkdownText)
         self.answer.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
         self.answer.setOpenExternalLinks(False)
         self.answer.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         self.answer.linkActivated.connect(self._link)
-        self.support_note = QLabel(wordWrap=True, objectName="supportNote")
+        self.support_note = WrappedLabel(objectName="supportNote")
         self.support_note.setStyleSheet("background: #fff8e1; border-left: 4px solid #f9a825; color: #5d4037;"
                                         " padding: 4px 8px;")
         self.support_note.hide()

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (QFrame, QGridLayout, QHeaderView, QLabel, QPushBu
 
 from app.dialogs.fact_edit import FactEditDialog
 from app.panels.patients import short_time
-from app.panels.widgets import hbox, heading, muted, vbox
+from app.panels.widgets import WrappedLabel, hbox, heading, muted, vbox
 from app.prompts import confirm
 from app.workers import EngineRunner, retire
 
@@ -110,7 +110,7 @@ class ProfilePanel(QWidget):
         self.profile: dict = {}
         self._request = 0
 
-        self.demographics = QLabel(objectName="demographics", wordWrap=True)
+        self.demographics = WrappedLabel(objectName="demographics")
         self.pending_box = QFrame(objectName="pendingBox")
         self.pending_box.setStyleSheet("QFrame#pendingBox { background: #fff8e1; border: 1px solid #f9a825;"
                                        " border-radius: 6px; }")
@@ -251,8 +251,8 @@ class ProfilePanel(QWidget):
         for row, (slot, item) in enumerate(pending, start=1):
             identifier = fact_id(item)
             _, where = provenance_text(item)
-            label = QLabel(f"<b>{_tr(SLOT_LABELS[slot])}: {format_name(item)}</b><br>"
-                           f"<span style='color:#5d4037'>{where}</span>", wordWrap=True)
+            label = WrappedLabel(f"<b>{_tr(SLOT_LABELS[slot])}: {format_name(item)}</b><br>"
+                                 f"<span style='color:#5d4037'>{where}</span>")
             label.setStyleSheet("border: none;")
             yes = QPushButton(self.tr("Confirm"), objectName=f"confirm_{identifier}")
             no = QPushButton(self.tr("Reject"), objectName=f"reject_{identifier}")

@@ -190,6 +190,9 @@ class SourcesPanel(QWidget):
         vbox((self.scroll, 1), self.attribution, parent=self, margins=(4, 4, 4, 4))
         self._unhighlight = QTimer(self, singleShot=True, interval=HIGHLIGHT_MS)
         self._unhighlight.timeout.connect(self._clear_highlight)
+        self._hidden: list[SourceCard] = []
+        self._reveal = QTimer(self, interval=0)
+        self._reveal.timeout.connect(self._reveal_next)
 
     def set_sources(self, sources: list[dict]) -> None:
         """Show `sources`; the same list again (streamed, then in the finished turn) is kept."""
@@ -198,11 +201,31 @@ class SourcesPanel(QWidget):
         self.clear()
         for index, source in enumerate(sources, start=1):
             card = SourceCard(int(source.get("n") or index), source, self.body)
+            card.hide()
             self.cards.append(card)
             self.list.insertWidget(self.list.count() - 1, card)
         self.empty.setVisible(not self.cards)
+        self._hidden = list(self.cards)
+        self._reveal.start()
+
+    def _reveal_next(self) -> None:
+        """Show the next card: one per pass of the event loop, so laying out a turn's
+        sources never holds the window for all of them at once."""
+        while self._hidden and self._hidden[0] not in self.cards:
+            self._hidden.pop(0)
+        if self._hidden:
+            self._hidden.pop(0).show()
+        if not self._hidden:
+            self._reveal.stop()
+
+    def reveal_all(self) -> None:
+        """Show every card now (a citation is being opened: positions must be final)."""
+        while self._hidden:
+            self._reveal_next()
 
     def clear(self) -> None:
+        self._hidden = []
+        self._reveal.stop()
         for card in self.cards:
             retire(card)
         self.cards = []
@@ -217,6 +240,7 @@ class SourcesPanel(QWidget):
         card = next((c for c in self.cards if c.number == number), None)
         if card is None:
             return False
+        self.reveal_all()
         self._clear_highlight()
         for other in self.cards:
             if other is not card and other.marked is not None:

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (QFormLayout, QGroupBox, QHeaderView, QLabel, QPla
                                QTableWidget, QTableWidgetItem, QWidget)
 
 from app.engine_messages import reason_text, step_name
-from app.panels.widgets import escape, vbox
+from app.panels.widgets import WrappedLabel, escape, vbox
 from engine.events import Done, Event, NodeFinished, NodeStarted
 
 EDGE = re.compile(r"^\s*([A-Za-z_][\w]*)\s*-[-.]+>(?:\|[^|]*\|)?\s*([A-Za-z_][\w]*)")
@@ -94,12 +94,12 @@ class TracePanel(QWidget):
                            ("dynamic_k", self.tr("Documents (k)")), ("iterations", self.tr("Refine iterations")),
                            ("quality_score", self.tr("Quality score")), ("judgement", self.tr("Judge")),
                            ("total_ms", self.tr("Total time (ms)"))):
-            value = QLabel("–", objectName=f"trace_{key}", wordWrap=True)
+            value = WrappedLabel("–", objectName=f"trace_{key}")
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             self.values[key] = value
             self.summary.addRow(label, value)
-        self.support_summary = QLabel("–", objectName="traceSupport", wordWrap=True)
-        self.dropped = QLabel(objectName="traceDropped", wordWrap=True)
+        self.support_summary = WrappedLabel("–", objectName="traceSupport")
+        self.dropped = WrappedLabel(objectName="traceDropped")
         self.dropped.setTextFormat(Qt.TextFormat.RichText)
         self.dropped.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.dropped.setStyleSheet("color: #5d4037;")
@@ -108,7 +108,7 @@ class TracePanel(QWidget):
         # over the edge of its fill, where it is hard to read.
         self.tokens = QProgressBar(objectName="tokenBudget", minimum=0, maximum=1, textVisible=False)
         self.tokens.setFixedHeight(8)
-        self.tokens_text = QLabel("–", objectName="tokenBudgetText", wordWrap=True)
+        self.tokens_text = WrappedLabel("–", objectName="tokenBudgetText")
         self.summary.addRow(self.tr("Tokens / budget"), vbox(self.tokens, self.tokens_text))
         self.summary.addRow(self.tr("Support check"), vbox(self.support_summary, self.dropped))
         figures = QGroupBox(self.tr("This answer"))
