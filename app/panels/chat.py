@@ -15,6 +15,7 @@ each `[n]` opens its source with the sentence that backs that statement highligh
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -254,7 +255,20 @@ class TurnView(QFrame):
 
     def render(self) -> None:
         self._dirty = False
-        self.answer.setText(link_citations(self.text, len(self.sources), self.sentence_records()))
+        shown = self.shown_text()
+        self.answer.setText(link_citations(shown, len(self.sources), self.sentence_records()))
+        self.answer.setVisible(bool(shown.strip()) or not self.text.strip())
+
+    def shown_text(self) -> str:
+        """The answer without the lines that repeat an emergency banner above it: the
+        emergency path answers with the same guidance the red banner already shows."""
+        repeats = {" ".join(str(text).split())
+                   for alert in self.alerts if alert_level(alert) == "emergency"
+                   for text in (alert_message(alert), *(alert.get("messages") or {}).values()) if text}
+        if not repeats:
+            return self.text
+        kept = [line for line in self.text.split("\n") if " ".join(line.split()) not in repeats]
+        return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip()
 
     def sentence_records(self) -> list[dict]:
         """The finished answer's sentences with what backs each (trace.support), or []."""

@@ -399,7 +399,10 @@ def run(args) -> int:
         engine.close()
     text = json.dumps(result, ensure_ascii=False, indent=None if args.json else 2)
     if args.out:
-        args.out.write_text(json.dumps(result, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        # The example answers quote the knowledge base, whose text is read from ../shared at
+        # run time and never written into the repository: the saved figures leave them out.
+        saved = {key: value for key, value in result.items() if key != "examples"}
+        args.out.write_text(json.dumps(saved, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     print(text)
     return 0
 

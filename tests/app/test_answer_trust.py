@@ -12,7 +12,7 @@ from PySide6.QtGui import QColor
 from app.citations import citation_target, link_citations, sentence_markers
 from app.demo import DEMO_LEFT_OUT, DEMO_QUESTION, DEMO_SOURCES, EMERGENCY_MESSAGES
 from app.dialogs.about import AboutDialog
-from app.panels.chat import AlertBanner, support_findings
+from app.panels.chat import AlertBanner, TurnView, support_findings
 from app.panels.sources import SENTENCE_COLOUR, SourcesPanel, locate
 from engine.events import NodeStarted, Status
 from engine.settings import RemoteModelSettings
@@ -154,6 +154,35 @@ def test_korean_ui_shows_alerts_steps_and_progress_in_korean(qtbot, ui_language,
     assert chat.status.text() == "단계: 답변 작성"
     chat._on_event(Status("Preparing the answer…"))
     assert chat.status.text() == translate("EngineStatus", "Preparing the answer…") != "Preparing the answer…"
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_emergency_guidance_in_the_banner_is_not_repeated_in_the_answer(qtbot, ui_language, language):
+    """The emergency path answers with the guidance its red banner already shows: the
+    answer shows the rest only, and nothing at all when that is all it said."""
+    ui_language.set(language)
+    guidance = {"en": "Chest pain spreading to the arm can be a heart attack. Call emergency services now.",
+                "ko": "팔로 퍼지는 가슴 통증은 심근경색일 수 있습니다. 지금 119에 전화하세요."}
+    alert = {"kind": "emergency", "message": guidance[language], "messages": guidance}
+    alone = TurnView("chest pain")
+    qtbot.addWidget(alone)
+    alone.finish({"answer": guidance[language], "alerts": [alert], "sources": [], "trace": {}})
+    banner = alone.findChildren(AlertBanner)[0]
+    assert guidance[language] in banner.text
+    assert alone.answer.isHidden() and alone.text == guidance[language], "copy and export keep the whole answer"
+
+    more = TurnView("chest pain")
+    qtbot.addWidget(more)
+    rest = "Aspirin may be advised by the dispatcher. [1]"
+    more.finish({"answer": f"{guidance['en']}\n\n{rest}", "alerts": [alert],
+                 "sources": [{"n": 1, "doc_id": "d1", "passage": "Aspirin."}], "trace": {}})
+    assert not more.answer.isHidden()
+    assert "heart attack" not in more.answer.text() and "Aspirin may be advised" in more.answer.text()
+
+    calm = TurnView("sore throat")
+    qtbot.addWidget(calm)
+    calm.finish({"answer": guidance["en"], "alerts": [], "sources": [], "trace": {}})
+    assert not calm.answer.isHidden() and "heart attack" in calm.answer.text()
 
 
 def test_english_ui_shows_a_korean_questions_alert_in_english_and_korean(qtbot, ui_language, demo_window):
