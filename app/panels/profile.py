@@ -11,7 +11,7 @@ import re
 from datetime import datetime
 
 from PySide6.QtCore import QCoreApplication, Qt, QT_TRANSLATE_NOOP, Signal
-from PySide6.QtWidgets import (QFrame, QGridLayout, QHeaderView, QLabel, QPushButton, QTreeWidget, QTreeWidgetItem,
+from PySide6.QtWidgets import (QFrame, QGridLayout, QHeaderView, QPushButton, QTreeWidget, QTreeWidgetItem,
                                QWidget)
 
 from app.dialogs.fact_edit import FactEditDialog

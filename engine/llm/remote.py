@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterator
 from urllib.parse import urlsplit
 
 import httpx
 
-from engine.errors import GenerationCancelled, ModelOutputError, ModelUnavailable
-from engine.llm.structured import classification_messages, label_schema, parse_json, validate_label
+from engine.errors import GenerationCancelled, ModelUnavailable
+from engine.llm.structured import StructuredCalls
 from engine.llm.tls import CertificatePinMismatch, client_context
 from engine.cancel import CancelToken
 from engine.llm.types import ChatMessage, GenerationMetrics, ModelInfo
@@ -75,7 +75,7 @@ def sampling_fields(server: str, llm: LLMSettings) -> dict:
     return fields
 
 
-class RemoteChatClient:
+class RemoteChatClient(StructuredCalls):
     """One connection pool to the configured server; safe to share between threads
     except `last_metrics`, which (as in the local runtime) describes this client's last call."""
 
@@ -209,21 +209,6 @@ class RemoteChatClient:
         metrics.completion_tokens = int(usage.get("completion_tokens") or 1)
         if text:
             yield text
-
-    def chat(self, role: str, messages: list[ChatMessage], **kwargs) -> str:
-        return "".join(self.stream_chat(role, messages, **kwargs))
-
-    def complete_json(self, role: str, messages: list[ChatMessage], schema: dict, *, max_tokens: int = 256) -> dict:
-        """JSON for `schema` (constrained on the server where it can; parsed here, validated by the caller)."""
-        text = self.chat(role, messages, max_tokens=max_tokens, temperature=0.0, grammar_schema=schema)
-        if self.last_metrics.finish_reason == "length":
-            raise ModelOutputError(f"JSON output hit the {max_tokens}-token limit")
-        return parse_json(text)
-
-    def classify(self, role: str, prompt: str, labels: Sequence[str], *, system: str | None = None) -> str:
-        reply = self.complete_json(role, classification_messages(prompt, labels, system), label_schema(labels),
-                                   max_tokens=32)
-        return validate_label(reply.get("label"), labels)
 
     # -- errors ------------------------------------------------------------------------
     def _json(self, data: str) -> dict:

@@ -22,10 +22,10 @@ import threading
 import time
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterator, Sequence
+from typing import Iterator
 
 from engine.errors import GenerationCancelled, ModelOutputError, ModelUnavailable
-from engine.llm.structured import classification_messages, label_schema, parse_json, validate_label
+from engine.llm.structured import StructuredCalls
 from engine.cancel import CancelToken
 from engine.llm.types import ChatMessage, GenerationMetrics, ModelInfo
 from engine.models import ModelEntry, get_model, verify
@@ -55,7 +55,7 @@ def _physical_threads(requested: int) -> int:
     return requested if requested > 0 else max(1, os.cpu_count() or 1)
 
 
-class LlamaRuntime:
+class LlamaRuntime(StructuredCalls):
     """Loads GGUF models lazily by role and runs chat, JSON and classification calls."""
 
     def __init__(self, settings: LLMSettings | None = None):
@@ -233,21 +233,6 @@ class LlamaRuntime:
         if metrics.cancelled:
             raise GenerationCancelled("generation cancelled by the user")
 
-    def chat(self, role: str, messages: list[ChatMessage], **kwargs) -> str:
-        return "".join(self.stream_chat(role, messages, **kwargs))
-
-    def complete_json(self, role: str, messages: list[ChatMessage], schema: dict, *, max_tokens: int = 256) -> dict:
-        """Grammar-constrained JSON for `schema`; parsed here, validated by the caller."""
-        text = self.chat(role, messages, max_tokens=max_tokens, temperature=0.0, grammar_schema=schema)
-        if self.last_metrics.finish_reason == "length":
-            raise ModelOutputError(f"JSON output hit the {max_tokens}-token limit")
-        return parse_json(text)
-
-    def classify(self, role: str, prompt: str, labels: Sequence[str], *, system: str | None = None) -> str:
-        """Return exactly one of `labels` (grammar-constrained, then validated)."""
-        messages = classification_messages(prompt, labels, system)
-        reply = self.complete_json(role, messages, label_schema(labels), max_tokens=32)
-        return validate_label(reply.get("label"), labels)
 
 
 def _make_formatter(llama, template: str | None, chat_format: str):

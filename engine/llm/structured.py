@@ -71,6 +71,30 @@ def validate_label(label: object, labels: Sequence[str]) -> str:
     raise ModelOutputError(f"label {label!r} is not one of {list(labels)}")
 
 
+class StructuredCalls:
+    """`chat`, `complete_json` and `classify` on top of a backend's `stream_chat`, the same
+    for the local runtime and a model server: the grammar (or the server's JSON mode) keeps
+    the output to `schema`, the validators here decide what is usable."""
+
+    last_metrics: object
+
+    def chat(self, role: str, messages: list, **kwargs) -> str:
+        return "".join(self.stream_chat(role, messages, **kwargs))
+
+    def complete_json(self, role: str, messages: list, schema: dict, *, max_tokens: int = 256) -> dict:
+        """JSON for `schema`; parsed here, validated by the caller."""
+        text = self.chat(role, messages, max_tokens=max_tokens, temperature=0.0, grammar_schema=schema)
+        if self.last_metrics.finish_reason == "length":
+            raise ModelOutputError(f"JSON output hit the {max_tokens}-token limit")
+        return parse_json(text)
+
+    def classify(self, role: str, prompt: str, labels: Sequence[str], *, system: str | None = None) -> str:
+        """Exactly one of `labels` (constrained, then validated)."""
+        reply = self.complete_json(role, classification_messages(prompt, labels, system), label_schema(labels),
+                                   max_tokens=32)
+        return validate_label(reply.get("label"), labels)
+
+
 def _score(value: object, field: str) -> float:
     """Scores arrive as 0..10 integers (or 0..1 floats from a stronger model); clamp to [0, 1]."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
