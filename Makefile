@@ -50,7 +50,7 @@ lint: install
 test: models lint
 	$(BIN)/python -m pytest -m "not slow"
 
-# The slow tests: kills of real `kb build`/`kb add` commands, 30 real-model turns under an
+# The slow tests: kills of real `kb build`/`kb add` commands, 60 real-model turns under an
 # RSS bound, the LiveQA regression, the BM25 speed check and the real-window end-to-end tests
 # of the desktop app (CI runs them after `make test`).
 reliability: models lint e2e-deps
