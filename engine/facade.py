@@ -29,7 +29,7 @@ from typing import Callable, Iterator
 from engine.agent.pipeline import pipeline_mermaid
 from engine.agent.prompting import safety_prompt as system_prompt
 from engine.agent.services import AgentServices
-from engine.agent.text import detect_language
+from engine.text import detect_language
 from engine.cancel import CancelToken
 from engine.container import UNSET, ServiceContainer
 from engine.errors import ModelUnavailable

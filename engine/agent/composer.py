@@ -29,7 +29,7 @@ import numpy as np
 
 from engine.agent import answer_framing as framing
 from engine.agent.support import ALERT, NOTICE, PROFILE, Evidence, Support, SupportChecker, evidence_from
-from engine.agent.text import has_hangul, split_sentences
+from engine.text import has_hangul, split_answer_sentences
 
 MIN_SENTENCES, MAX_SENTENCES, MAX_SENTENCES_KO = 3, 6, 6
 LONGEST, LONGEST_KO = 45, 28  # words: a longer sentence is penalised (a Korean answer prefers short quotes)
@@ -120,12 +120,12 @@ MESSAGE_WORDS = 30
 
 
 def is_message(question: str) -> bool:
-    return len(split_sentences(question)) >= 3 or len(question.split()) > MESSAGE_WORDS
+    return len(split_answer_sentences(question)) >= 3 or len(question.split()) > MESSAGE_WORDS
 
 
 def asked_part(question: str) -> str:
     """The sentences of a message that ask something (all of it when none ends with '?')."""
-    sentences = split_sentences(question)
+    sentences = split_answer_sentences(question)
     asked = [s for s in sentences if s.rstrip().endswith("?")]
     return " ".join(asked) if asked else question
 

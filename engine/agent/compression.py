@@ -23,7 +23,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from engine.passage import Passage
-from engine.agent.text import content_words, is_medical_word, split_sentences
+from engine.text import content_words, is_medical_word, split_answer_sentences
 from engine.agent.tokens import TokenManager
 from engine.errors import ModelOutputError, ModelUnavailable
 
@@ -74,7 +74,7 @@ def extractive(documents: list[Passage], query: str, budget: int, tokens: TokenM
     query_words = set(content_words(query))
     sentences: list[_Sentence] = []
     for d, doc in enumerate(documents):
-        parts = split_sentences(doc.text)
+        parts = split_answer_sentences(doc.text)
         for i, part in enumerate(parts):
             sentences.append(_Sentence(d, i, part, sentence_importance(part, query_words, i, len(parts)),
                                        tokens.count(part) + 1))

@@ -22,7 +22,7 @@ import engine  # noqa: F401  (offline switches before medcat is imported)
 from engine.clinical import hangul
 from engine.clinical.concept_table import ConceptTable, build_table, read_concepts_tsv
 from engine.clinical.lexicon import PACK_LEXICON_FILES, lexicon_dir, load_lexicon
-from engine.clinical.text import has_hangul
+from engine.text import has_hangul
 from engine.errors import ClinicalPackError
 from engine.paths import bundle_root, install_bundled, is_frozen, shared_data_dir
 from engine.settings import data_dir
@@ -52,8 +52,9 @@ def concepts_path() -> Path:
 
 
 # The code that decides which names exist and how they are tokenised: a change there
-# changes the pack as surely as a lexicon edit does.
-BUILD_CODE = ("hangul.py", "concept_table.py", "lexicon.py", "text.py", "pack.py")
+# changes the pack as surely as a lexicon edit does (the shared engine/text.py included:
+# the concept stemmer and the Hangul range live there).
+BUILD_CODE = ("hangul.py", "concept_table.py", "lexicon.py", "pack.py")
 
 
 def inputs_hash(concepts: Path | None = None, lexicons: Path | None = None) -> str:
@@ -65,7 +66,8 @@ def inputs_hash(concepts: Path | None = None, lexicons: Path | None = None) -> s
     concepts = concepts or concepts_path()
     lexicons = lexicons or lexicon_dir()
     code = Path(__file__).resolve().parent
-    inputs = [concepts, *(lexicons / name for name in PACK_LEXICON_FILES), *(code / name for name in BUILD_CODE)]
+    inputs = [concepts, *(lexicons / name for name in PACK_LEXICON_FILES), *(code / name for name in BUILD_CODE),
+              code.parent / "text.py"]
     for path in inputs:
         if not path.exists():
             raise ClinicalPackError(f"pack input missing: {path}")

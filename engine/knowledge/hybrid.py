@@ -31,7 +31,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from engine.knowledge.questions import QuestionIndex
 from engine.knowledge.store import KnowledgeBase
-from engine.knowledge.text import tokenize
+from engine.text import tokenize
 from engine.knowledge.translation import QueryPlan, QueryTranslator, is_clinical_case
 from engine.protocols import QueryExpander
 

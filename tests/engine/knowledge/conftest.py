@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.knowledge.text import tokenize
+from engine.text import tokenize
 from engine.paths import shared_data_dir
 
 
