@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from engine.clinical.slot_model import NAMING_SLOTS
 from engine.text import has_hangul
 
 QUESTION_KINDS = ("definition", "causes", "symptoms", "diagnosis", "treatment", "prevention", "dosage",
@@ -178,7 +179,7 @@ def korean_key_terms(sentence: str, limit: int = 8) -> list[str]:
 
 def topic_name(slots: dict, language: str, fallback: str = "") -> str:
     """The question's main concept(s) as the reader should see them: Korean names for Korean."""
-    items = [i for key in ("conditions", "medications", "symptoms", "allergies") for i in (slots or {}).get(key, [])
+    items = [i for key in NAMING_SLOTS for i in (slots or {}).get(key, [])
              if isinstance(i, dict) and not i.get("negated")]
     names: list[str] = []
     for item in items:
