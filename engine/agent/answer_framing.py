@@ -111,7 +111,7 @@ def korean_name(english: str, concept_id: str | None = None) -> str | None:
         return name
     if concept_id:
         try:
-            from engine.clinical.pack import get_pack
+            from engine.clinical.slots import get_pack
 
             concept = get_pack().concept(concept_id)
         except Exception:  # noqa: BLE001 - no pack: no Korean name, the English one is shown

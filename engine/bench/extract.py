@@ -21,7 +21,7 @@ from pathlib import Path
 
 NOTE_CHARS = 6000
 COLD_START = (
-    "import time; t=time.perf_counter(); import engine; from engine.clinical.pack import get_pack; "
+    "import time; t=time.perf_counter(); import engine; from engine.clinical.slots import get_pack; "
     "p=get_pack(); print(round(time.perf_counter()-t, 3), round(p.load_seconds, 3))"
 )
 
@@ -137,7 +137,8 @@ def conflicts_report() -> dict:
 
 def pack_report(cold_start: bool) -> tuple[dict, object]:
     from engine.clinical.lexicon import korean_term_count
-    from engine.clinical.pack import get_pack, load_and_warm_up, pack_dir
+    from engine.clinical.pack import pack_dir
+    from engine.clinical.slots import get_pack, load_and_warm_up
 
     started = time.perf_counter()
     pack = get_pack()
