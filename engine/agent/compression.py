@@ -23,9 +23,9 @@ from collections import Counter
 from dataclasses import dataclass
 
 from engine.passage import Passage
-from engine.text import content_words, is_medical_word, split_answer_sentences
 from engine.agent.tokens import TokenManager
 from engine.errors import ModelOutputError, ModelUnavailable
+from engine.text import content_words, is_medical_word, split_answer_sentences
 
 WEIGHTS = (0.4, 0.3, 0.2, 0.1)
 HYBRID_EXTRACTIVE_SHARE = 0.6

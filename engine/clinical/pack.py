@@ -23,10 +23,10 @@ import engine  # noqa: F401  (offline switches before medcat is imported)
 from engine.clinical import hangul
 from engine.clinical.concept_table import ConceptTable, build_table, read_concepts_tsv
 from engine.clinical.lexicon import PACK_LEXICON_FILES, lexicon_dir, load_lexicon
-from engine.text import has_hangul
 from engine.errors import ClinicalPackError
 from engine.paths import bundle_root, is_frozen, shared_data_dir
 from engine.settings import data_dir
+from engine.text import has_hangul
 
 log = logging.getLogger(__name__)
 
