@@ -29,7 +29,6 @@ from typing import Callable, Iterator
 from engine.agent.pipeline import pipeline_mermaid
 from engine.agent.prompting import safety_prompt as system_prompt
 from engine.agent.services import AgentServices
-from engine.agent.text import detect_language
 from engine.cancel import CancelToken
 from engine.container import UNSET, ServiceContainer
 from engine.errors import ModelUnavailable
@@ -40,6 +39,7 @@ from engine.managers.models import ModelsManager
 from engine.managers.patients import PatientsManager
 from engine.managers.turns import DEGRADED_STATUS, MAX_MESSAGE_CHARS, TurnsManager, clean_message
 from engine.settings import Settings, load_settings, save_settings
+from engine.text import detect_language
 
 Progress = Callable[[int, int, str], None]
 WARM_UP_STEPS = ("model", "knowledge", "embedder", "clinical")

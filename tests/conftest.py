@@ -35,9 +35,9 @@ def built_pack_dir(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def clinical_pack(built_pack_dir):
-    from engine.clinical import pack as pack_module
+    from engine.clinical import slots
 
-    pack = pack_module.load_and_warm_up(built_pack_dir)
-    previous = pack_module.install_process_pack(pack)
+    pack = slots.load_and_warm_up(built_pack_dir)
+    previous = slots.install_process_pack(pack)
     yield pack
-    pack_module.install_process_pack(previous)
+    slots.install_process_pack(previous)

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from engine.agent.text import has_hangul
+from engine.clinical.slot_model import NAMING_SLOTS
+from engine.text import has_hangul
 
 QUESTION_KINDS = ("definition", "causes", "symptoms", "diagnosis", "treatment", "prevention", "dosage",
                   "interaction", "what_to_do")
@@ -110,7 +111,7 @@ def korean_name(english: str, concept_id: str | None = None) -> str | None:
         return name
     if concept_id:
         try:
-            from engine.clinical.pack import get_pack
+            from engine.clinical.slots import get_pack
 
             concept = get_pack().concept(concept_id)
         except Exception:  # noqa: BLE001 - no pack: no Korean name, the English one is shown
@@ -178,7 +179,7 @@ def korean_key_terms(sentence: str, limit: int = 8) -> list[str]:
 
 def topic_name(slots: dict, language: str, fallback: str = "") -> str:
     """The question's main concept(s) as the reader should see them: Korean names for Korean."""
-    items = [i for key in ("conditions", "medications", "symptoms", "allergies") for i in (slots or {}).get(key, [])
+    items = [i for key in NAMING_SLOTS for i in (slots or {}).get(key, [])
              if isinstance(i, dict) and not i.get("negated")]
     names: list[str] = []
     for item in items:

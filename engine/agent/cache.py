@@ -27,7 +27,7 @@ from typing import Callable, Protocol
 
 import numpy as np
 
-from engine.agent.text import (
+from engine.text import (
     content_words,
     detect_language,
     direction_markers,
@@ -37,7 +37,7 @@ from engine.agent.text import (
     numbers,
     population_markers,
     question_types,
-    split_sentences,
+    split_answer_sentences,
     words,
 )
 
@@ -311,7 +311,7 @@ def vary_phrasing(answer: str, query: str, language: str) -> str:
     choice = int(hashlib.sha256(query.encode()).hexdigest(), 16)
     lead = _LEAD_INS[language][choice % len(_LEAD_INS[language])]
     varied = answer
-    for sentence in split_sentences(answer):
+    for sentence in split_answer_sentences(answer):
         if numbers(sentence) or medical_words(sentence) or _WARNING.search(sentence):
             continue
         replacement = next((new + sentence[len(old):] for old, new in _CONNECTORS[language].items()

@@ -29,7 +29,8 @@ import numpy as np
 
 from engine.agent import answer_framing as framing
 from engine.agent.support import ALERT, NOTICE, PROFILE, Evidence, Support, SupportChecker, evidence_from
-from engine.agent.text import has_hangul, split_sentences
+from engine.clinical.slot_model import NAMING_SLOTS, TOPIC_SLOTS
+from engine.text import has_hangul, split_answer_sentences
 
 MIN_SENTENCES, MAX_SENTENCES, MAX_SENTENCES_KO = 3, 6, 6
 LONGEST, LONGEST_KO = 45, 28  # words: a longer sentence is penalised (a Korean answer prefers short quotes)
@@ -120,12 +121,12 @@ MESSAGE_WORDS = 30
 
 
 def is_message(question: str) -> bool:
-    return len(split_sentences(question)) >= 3 or len(question.split()) > MESSAGE_WORDS
+    return len(split_answer_sentences(question)) >= 3 or len(question.split()) > MESSAGE_WORDS
 
 
 def asked_part(question: str) -> str:
     """The sentences of a message that ask something (all of it when none ends with '?')."""
-    sentences = split_sentences(question)
+    sentences = split_answer_sentences(question)
     asked = [s for s in sentences if s.rstrip().endswith("?")]
     return " ".join(asked) if asked else question
 
@@ -154,7 +155,7 @@ def english_query(question: str, slots: dict, kind: str, focus: Sequence[str] = 
         return _PHRASING[kind].format(f=" and ".join(focus))
     if not has_hangul(question):
         return asked_part(question) if is_message(question) else question
-    names = [i.get("name", "") for key in ("conditions", "medications", "symptoms", "allergies")
+    names = [i.get("name", "") for key in NAMING_SLOTS
              for i in (slots or {}).get(key, []) if isinstance(i, dict) and i.get("name") and not i.get("negated")]
     latin = " ".join(_WORDS.findall(question))
     focus_text = " and ".join(dict.fromkeys(names)) or latin
@@ -284,7 +285,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
         query_vector = checker.vectors([query])[0]
         # A long message's other concepts (history, other medicines) are not its topic.
         topic_terms = [f.lower() for f in focus] or [
-            i.get("name", "").lower() for key in ("conditions", "medications", "symptoms")
+            i.get("name", "").lower() for key in TOPIC_SLOTS
             for i in (slots or {}).get(key, []) if isinstance(i, dict)]
         limit = MAX_SENTENCES_KO if language == "ko" else MAX_SENTENCES
         chosen = select(query_vector, pool, vectors, kind=kind, topic_terms=topic_terms,

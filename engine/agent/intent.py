@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.agent.text import medical_words, question_types
+from engine.text import medical_words, question_types
 
 _GREETING = re.compile(r"^\s*(hi|hello|hey|good (morning|afternoon|evening)|greetings|안녕|반갑|반가워|처음 뵙)", re.I)
 _ACK = re.compile(

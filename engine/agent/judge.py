@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import re
 
-from engine.agent.text import (
+from engine.text import (
     answer_covers,
     content_words,
     detect_language,
     medical_words,
     numbers,
     question_types,
-    split_sentences,
+    split_answer_sentences,
 )
 from engine.errors import ModelOutputError
 from engine.llm.structured import JUDGE_SCHEMA, validate_judgement
@@ -56,12 +56,12 @@ def _substantive(sentence: str) -> bool:
 
 
 def _grounding(answer: str, sources: list[str]) -> float:
-    sentences = [s for s in split_sentences(answer) if _substantive(s)]
+    sentences = [s for s in split_answer_sentences(answer) if _substantive(s)]
     if not sentences:
         return 0.0
     if not sources:
         return 1.0 if _MISSING_EVIDENCE.search(answer) else 0.0
-    source_sentences = [set(content_words(s)) for text in sources for s in split_sentences(text)]
+    source_sentences = [set(content_words(s)) for text in sources for s in split_answer_sentences(text)]
     source_words = [set(content_words(text)) for text in sources]
     supported = 0
     for sentence in sentences:

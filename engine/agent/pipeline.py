@@ -24,8 +24,8 @@ from engine.agent.nodes.quality import wants_another_round
 from engine.agent.result import turn_result
 from engine.agent.services import AgentServices
 from engine.agent.state import TurnState
-from engine.agent.text import detect_language
 from engine.events import Done, Event
+from engine.text import detect_language
 
 
 def after_cache(state: TurnState) -> str:

@@ -7,7 +7,7 @@ every sentence of the passages the prompt carried:
 - another language (a Korean sentence against English passages): the share of the
   sentence's clinical concept ids that the passage sentence also names;
 - in both cases the numbers of the sentence must all occur in the passage sentence, the
-  two must agree on negation, and every medical word of the sentence (engine.agent.text's
+  two must agree on negation, and every medical word of the sentence (engine.text's
   vocabulary) must occur in that passage, or the pair does not count.
 The best passage sentence is the sentence's support; below the threshold the sentence is
 unsupported. Alerts, profile facts and the standing notices are deterministic text of the
@@ -23,9 +23,15 @@ from typing import Callable, Sequence
 import numpy as np
 
 from engine.agent.prompting import clean_citations
-from engine.agent.text import has_hangul, is_negated, medical_words, numbers, split_sentences
-from engine.knowledge.text import tokenize
-from engine.knowledge.text import split_sentences as split_passage_sentences
+from engine.text import (
+    has_hangul,
+    is_negated,
+    medical_words,
+    numbers,
+    split_answer_sentences,
+    split_document_sentences,
+    tokenize,
+)
 
 SOURCED, ALERT, PROFILE, NOTICE = "sourced", "alert", "profile", "notice"
 DEFAULT_THRESHOLD = 0.6
@@ -75,7 +81,7 @@ def passage_units(text: str) -> list[str]:
     one sentence ("Symptoms include: thirst; frequent urination."), since the items alone say
     nothing and the lead-in alone says less."""
     units: list[str] = []
-    for block in split_passage_sentences(text):
+    for block in split_document_sentences(text):
         pieces = [" ".join(p.split()) for p in _INLINE_BULLET.split(block)]
         pieces = [p for p in pieces if p]
         if not pieces:
@@ -85,7 +91,7 @@ def passage_units(text: str) -> list[str]:
             items = [i.rstrip(" .;") for i in items[:_MAX_LIST_ITEMS]]
             units.append(f"{head.rstrip(':')}: {'; '.join(items)}.")
             continue
-        units.extend(split_passage_sentences(head))
+        units.extend(split_document_sentences(head))
         units.extend(i if i.endswith((".", "!", "?")) else f"{i}." for i in items)
     return [u for u in units if len(u) > 1]
 
@@ -101,7 +107,7 @@ def evidence_from(documents: Sequence) -> list[Evidence]:
 
 def answer_sentences(text: str) -> list[str]:
     """The answer's sentences, citation markers kept with their sentence."""
-    return [s for s in split_sentences(text) if _CITATION.sub("", s).strip(" -•*")]
+    return [s for s in split_answer_sentences(text) if _CITATION.sub("", s).strip(" -•*")]
 
 
 def strip_citations(sentence: str) -> str:

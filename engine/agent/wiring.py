@@ -1,7 +1,7 @@
 """Adapters from the real services to the agent's narrow interfaces (engine.agent.services).
 
 - `ClinicalService`: engine.clinical's `extract`, `triage`, `conflicts`.
-- `KnowledgeService`: engine.knowledge's `HybridRetriever` (hits -> `Passage`s, flags per call).
+- `KnowledgeService`: engine.knowledge's `HybridRetriever` (its `Passage`s as they are, flags per call).
 - `VaultMemory`: one patient and session in the encrypted vault (engine.memory's
   ProfileStore + HierarchicalMemory); long-term memory = summaries of turns older than
   the working window + older turns recalled by similarity (the profile section already
@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 
 from engine.clinical.slot_model import empty_slots
 from engine.passage import Passage
@@ -77,9 +78,8 @@ class KnowledgeService:
         budget by compression, so the k that active retrieval chooses is the k it gets."""
         mode = "hybrid" if bm25 and dense else ("bm25" if bm25 else "dense")
         self.retriever.use_bm25, self.retriever.use_dense = bm25, dense
-        hits = self.retriever.search(query, k, mode=mode, profile=profile, expand=expand, docs_budget=None)
-        return [Passage(doc_id=h.doc_id, text=h.text, title=h.title, chunk_id=h.chunk_id, score=float(h.score),
-                         url=h.url, licence=h.licence, attribution=h.attribution) for h in hits]
+        passages = self.retriever.search(query, k, mode=mode, profile=profile, expand=expand, docs_budget=None)
+        return [replace(p, score=float(p.score)) for p in passages]
 
     def plan(self, query: str):
         """The query plan (focus concepts, question types) the translator makes of `query`,

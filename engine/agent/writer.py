@@ -25,6 +25,7 @@ from engine.agent.composer import Composition, compose
 from engine.agent.prompting import clean_citations, safety_prompt
 from engine.agent.support import (ALERT, NOTICE, SOURCED, Support, SupportChecker, evidence_from, guard,
                                   strict_support)
+from engine.clinical.slot_model import CONCEPT_SLOTS
 from engine.errors import GenerationCancelled
 from engine.events import Token
 
@@ -71,7 +72,7 @@ def concept_reader(services):
     def concepts(text: str) -> set[str]:
         if text not in memo:
             slots = clinical.extract(text)
-            memo[text] = {str(i["concept_id"]).upper() for key in ("conditions", "symptoms", "medications", "allergies")
+            memo[text] = {str(i["concept_id"]).upper() for key in CONCEPT_SLOTS
                           for i in slots.get(key, []) if isinstance(i, dict) and i.get("concept_id")}
         return memo[text]
     return concepts

@@ -115,7 +115,7 @@ def answer_claims(result: dict) -> list[tuple[str, list[int]]]:
 def score_support(result: dict, documents: list, checker) -> dict:
     """Support, citation precision and unsupported numbers of one answer against its sources."""
     from engine.agent.support import evidence_from
-    from engine.agent.text import numbers
+    from engine.text import numbers
 
     claims = [(t, c) for t, c in answer_claims(result) if t.strip()]
     evidence = evidence_from(documents)

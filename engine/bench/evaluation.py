@@ -222,7 +222,7 @@ def now_stamp() -> str:
 
 def topic_terms(conversations: list[dict]) -> set[str]:
     """English medical words of the set's English turns: what the subset knowledge base must cover."""
-    from engine.agent.text import medical_words
+    from engine.text import medical_words
 
     terms: set[str] = set()
     for conversation in conversations:
@@ -242,7 +242,7 @@ def subset_knowledge_base(settings, folder: Path, limit: int, embedder, progress
 
     from engine.knowledge import IndexParams, KnowledgeBase
     from engine.knowledge.corpus import load_default_documents
-    from engine.knowledge.text import tokenize
+    from engine.text import tokenize
 
     terms = topic_terms(load_conversations())
     scored = []

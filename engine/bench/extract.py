@@ -21,7 +21,7 @@ from pathlib import Path
 
 NOTE_CHARS = 6000
 COLD_START = (
-    "import time; t=time.perf_counter(); import engine; from engine.clinical.pack import get_pack; "
+    "import time; t=time.perf_counter(); import engine; from engine.clinical.slots import get_pack; "
     "p=get_pack(); print(round(time.perf_counter()-t, 3), round(p.load_seconds, 3))"
 )
 
@@ -55,7 +55,7 @@ def _note(texts: list[str]) -> str:
 
 
 def extraction_report(rows: list[dict], pack, include_errors: bool) -> dict:
-    from engine.clinical.evaluation import score_extraction
+    from engine.bench.clinical_scores import score_extraction
     from engine.clinical.slots import extract
 
     predictions = [extract(row["text"], pack) for row in rows]
@@ -92,7 +92,7 @@ def extraction_report(rows: list[dict], pack, include_errors: bool) -> dict:
 
 def triage_report(rows: list[dict]) -> dict:
     """The red-flag rules alone."""
-    from engine.clinical.evaluation import score_triage
+    from engine.bench.clinical_scores import score_triage
     from engine.clinical.red_flags import triage
 
     return score_triage(rows, [triage(row["text"]) for row in rows])
@@ -100,7 +100,7 @@ def triage_report(rows: list[dict]) -> dict:
 
 def similar_triage_report(rows: list[dict], set_name: str) -> dict:
     """What the product does: the rules, then the similar-emergency check (real embedder)."""
-    from engine.clinical.evaluation import score_triage
+    from engine.bench.clinical_scores import score_triage
     from engine.clinical.similar_emergencies import EMERGENCY_SETS, SimilarEmergencies, triage_with_similar
     from engine.knowledge import make_embedder
     from engine.settings import load_settings
@@ -137,7 +137,8 @@ def conflicts_report() -> dict:
 
 def pack_report(cold_start: bool) -> tuple[dict, object]:
     from engine.clinical.lexicon import korean_term_count
-    from engine.clinical.pack import get_pack, load_and_warm_up, pack_dir
+    from engine.clinical.pack import pack_dir
+    from engine.clinical.slots import get_pack, load_and_warm_up
 
     started = time.perf_counter()
     pack = get_pack()
@@ -158,7 +159,7 @@ def pack_report(cold_start: bool) -> tuple[dict, object]:
 
 
 def run(args) -> int:
-    from engine.clinical.evaluation import eval_dir, read_jsonl
+    from engine.clinical.eval_sets import eval_dir, read_jsonl
 
     pack_info, pack = pack_report(not args.no_cold_start)
     extraction_rows = read_jsonl(args.set or eval_dir() / "extraction.jsonl")

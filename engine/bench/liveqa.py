@@ -71,7 +71,7 @@ def bm25_speed(kb, queries: list[str], limit: int = 30) -> dict:
     from rank_bm25 import BM25Okapi
 
     from engine.knowledge.store import bm25_text
-    from engine.knowledge.text import tokenize
+    from engine.text import tokenize
 
     corpus = [tokenize(bm25_text(c.title, c.text)) for c in kb.chunks(kb.chunk_ids)]
     reference = BM25Okapi(corpus, k1=kb.bm25.k1, b=kb.bm25.b)

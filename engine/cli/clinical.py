@@ -15,7 +15,8 @@ def register(subparsers) -> None:
 
 
 def run_build(args) -> int:
-    from engine.clinical.pack import build_pack, is_current, pack_dir, read_manifest, reset_loaded_pack
+    from engine.clinical.pack import build_pack, is_current, pack_dir, read_manifest
+    from engine.clinical.slots import reset_loaded_pack
 
     if not args.force and is_current():
         print(json.dumps({"built": False, "reason": "up to date", "path": str(pack_dir()), **(read_manifest() or {})}))

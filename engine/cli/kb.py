@@ -223,7 +223,7 @@ def _search(args) -> int:
     searched = plan.english if plan is not None else args.text
     hits = retriever.search(args.text, k=args.k, mode=args.mode)
     if args.json:
-        print(json.dumps({"query": args.text, "searched": searched, "hits": [h.to_dict() for h in hits]},
+        print(json.dumps({"query": args.text, "searched": searched, "hits": [h.search_hit() for h in hits]},
                          indent=2, ensure_ascii=False))
         return 0
     print(f"searched: {searched}")

@@ -22,7 +22,7 @@ _EXPORTS = {
     "conflicts": "engine.clinical.drug_alerts",
     "KoreanConceptExpander": "engine.clinical.expander",
     "PackConceptFinder": "engine.clinical.expander",
-    "get_pack": "engine.clinical.pack",
+    "get_pack": "engine.clinical.slots",
     "build_pack": "engine.clinical.pack",
     "load_pack": "engine.clinical.pack",
     "ClinicalPack": "engine.clinical.pack",

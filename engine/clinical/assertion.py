@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 
 from engine.clinical.slot_model import CONCEPT_SLOTS
-from engine.clinical.text import HANGUL, HANGUL_SYLLABLE
+from engine.text import HANGUL, HANGUL_SYLLABLE
 
 _H = HANGUL_SYLLABLE
 _SENTENCE = re.compile(r"[^.!?。\n]+[.!?。]*")

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.clinical.lexicon import IGNORE, Lexicon
-from engine.clinical.text import english_stem
+from engine.text import concept_stem
 
 # Semantic types (UMLS TUIs) that make a concepts.tsv row a symptom or a condition.
 SYMPTOM_TYPES = {"T184", "T033"}
@@ -203,7 +203,7 @@ def _anchor_names(rows: list[_Row]) -> dict[str, str]:
 
 
 def _content_words(text: str) -> set[str]:
-    return {english_stem(word) for word in re.findall(r"[a-z]{4,}", text.lower())}
+    return {concept_stem(word) for word in re.findall(r"[a-z]{4,}", text.lower())}
 
 
 def _belongs(row: _Row, anchor: str) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from engine.clinical.text import HANGUL_SYLLABLE
+from engine.text import HANGUL_SYLLABLE
 
 _H = HANGUL_SYLLABLE
 _NOT_H_BEFORE = rf"(?<![{_H}0-9A-Za-z])"

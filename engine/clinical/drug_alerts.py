@@ -15,7 +15,7 @@ from pathlib import Path
 
 from engine.clinical.lexicon import lexicon_dir, read_rows
 from engine.clinical.slot_model import CONCEPT_SLOTS
-from engine.clinical.text import has_hangul
+from engine.text import has_hangul
 
 _DOSAGE_WORDS = re.compile(
     r"\s+(?:injection|oral|topical|tablets?|capsules?|extended-release|er|xr|sr|cr|inhalation|solution|suspension|\d.*)$",

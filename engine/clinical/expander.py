@@ -11,8 +11,9 @@ from engine.clinical.allergies import ALLERGY_WORDS, find_allergies
 from engine.clinical.demographics import find_demographics
 from engine.clinical.mentions import find_mentions
 from engine.clinical.negation import apply_negation
-from engine.clinical.pack import ClinicalPack, get_pack
-from engine.clinical.text import has_hangul
+from engine.clinical.pack import ClinicalPack
+from engine.clinical.slots import get_pack
+from engine.text import has_hangul
 
 
 class KoreanConceptExpander:

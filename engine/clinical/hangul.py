@@ -31,7 +31,7 @@ from medcat.tokenizing.tokens import MutableDocument, MutableEntity, MutableToke
 from medcat.utils.registry import MedCATRegistryException
 from medcat.vocab import Vocab
 
-from engine.clinical.text import HANGUL_SYLLABLE, english_stem
+from engine.text import HANGUL_SYLLABLE, concept_stem
 
 TOKENIZER_NAME = "chartside_hangul"
 TAGGER_NAME = "chartside_hangul_tagger"
@@ -78,7 +78,7 @@ class HangulToken(Token):
 
     @property
     def lemma(self) -> str:
-        return english_stem(self.lower)
+        return concept_stem(self.lower)
 
     @property
     def text_versions(self) -> list[str]:

@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from engine.clinical.lexicon import lexicon_dir, read_rows
-from engine.clinical.text import HANGUL_SYLLABLE
+from engine.text import HANGUL_SYLLABLE
 
 _H = HANGUL_SYLLABLE
 NUMBER = r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"

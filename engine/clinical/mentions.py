@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from engine.clinical.lexicon import IGNORE
 from engine.clinical.pack import ClinicalPack
-from engine.clinical.text import HANGUL, HANGUL_SYLLABLE
+from engine.text import HANGUL, HANGUL_SYLLABLE
 
 # Syllables that, right after a one-syllable noun, are particles rather than part of a word.
 _PARTICLE_SYLLABLES = set("이가은는을를도의에와과랑만")

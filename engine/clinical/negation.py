@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from engine.clinical.mentions import Mention
-from engine.clinical.text import HANGUL_SYLLABLE
+from engine.text import HANGUL_SYLLABLE
 
 _H = HANGUL_SYLLABLE
 

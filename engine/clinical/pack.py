@@ -2,8 +2,10 @@
 
 The pack lives in `data_dir()/clinical/pack` with a `manifest.json` recording the
 sha256 of its inputs (concepts.tsv, every lexicon file, the build code's format
-number and the medcat version). `get_pack()` rebuilds when the pack is missing or
-its inputs changed, and keeps one loaded pack per process.
+number and the medcat version). `engine.clinical.slots.get_pack()` rebuilds when the
+pack is missing or its inputs changed, and keeps one loaded pack per process, warmed up
+by one extraction (it lives beside `extract`, so that this module never imports the
+extractor that reads the pack).
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ import json
 import logging
 import os
 import shutil
-import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,10 +23,10 @@ import engine  # noqa: F401  (offline switches before medcat is imported)
 from engine.clinical import hangul
 from engine.clinical.concept_table import ConceptTable, build_table, read_concepts_tsv
 from engine.clinical.lexicon import PACK_LEXICON_FILES, lexicon_dir, load_lexicon
-from engine.clinical.text import has_hangul
 from engine.errors import ClinicalPackError
-from engine.paths import bundle_root, install_bundled, is_frozen, shared_data_dir
+from engine.paths import bundle_root, is_frozen, shared_data_dir
 from engine.settings import data_dir
+from engine.text import has_hangul
 
 log = logging.getLogger(__name__)
 
@@ -52,8 +53,9 @@ def concepts_path() -> Path:
 
 
 # The code that decides which names exist and how they are tokenised: a change there
-# changes the pack as surely as a lexicon edit does.
-BUILD_CODE = ("hangul.py", "concept_table.py", "lexicon.py", "text.py", "pack.py")
+# changes the pack as surely as a lexicon edit does (the shared engine/text.py included:
+# the concept stemmer and the Hangul range live there).
+BUILD_CODE = ("hangul.py", "concept_table.py", "lexicon.py", "pack.py")
 
 
 def inputs_hash(concepts: Path | None = None, lexicons: Path | None = None) -> str:
@@ -65,7 +67,8 @@ def inputs_hash(concepts: Path | None = None, lexicons: Path | None = None) -> s
     concepts = concepts or concepts_path()
     lexicons = lexicons or lexicon_dir()
     code = Path(__file__).resolve().parent
-    inputs = [concepts, *(lexicons / name for name in PACK_LEXICON_FILES), *(code / name for name in BUILD_CODE)]
+    inputs = [concepts, *(lexicons / name for name in PACK_LEXICON_FILES), *(code / name for name in BUILD_CODE),
+              code.parent / "text.py"]
     for path in inputs:
         if not path.exists():
             raise ClinicalPackError(f"pack input missing: {path}")
@@ -236,43 +239,7 @@ def load_pack(target: Path | None = None) -> ClinicalPack:
                         time.perf_counter() - started, target)
 
 
-_lock = threading.Lock()
-_loaded: ClinicalPack | None = None
-
-
-def get_pack() -> ClinicalPack:
-    """The process-wide pack: loaded once, built first when missing or stale."""
-    global _loaded
-    with _lock:
-        if _loaded is not None:
-            return _loaded
-        target = pack_dir()
-        install_bundled(bundled_pack_dir(), target, MANIFEST)
-        digest = _current_digest(target)
-        if digest is not None and not is_current(target, digest):
-            build_pack(target)
-        _loaded = load_and_warm_up(target)
-        return _loaded
-
-
-def load_and_warm_up(target: Path | None = None) -> ClinicalPack:
-    """`load_pack` plus one extraction, so the first real message is as fast as the rest;
-    `load_seconds` covers both."""
-    pack = load_pack(target)
-    _warm_up_extraction(pack)
-    return pack
-
-
-def _warm_up_extraction(pack: ClinicalPack) -> None:
-    """Compile the extractors' regular expressions now rather than on the first message."""
-    from engine.clinical.slots import extract
-
-    started = time.perf_counter()
-    extract(WARM_UP_TEXT + " 혈압 120/80, 500mg 하루 두 번", pack)
-    pack.load_seconds += time.perf_counter() - started
-
-
-def _current_digest(target: Path) -> str | None:
+def current_digest(target: Path) -> str | None:
     """The inputs' hash, or None when an installed pack is used as is: in a release build
     (built there from the same inputs) or when concepts.tsv is absent."""
     if is_frozen() and read_manifest(target) is not None:
@@ -283,19 +250,3 @@ def _current_digest(target: Path) -> str | None:
         raise ClinicalPackError(f"concepts.tsv not found at {concepts_path()} and no pack at {target}")
     log.warning("concepts.tsv not found; using the installed clinical pack without a freshness check")
     return None
-
-
-def install_process_pack(pack: ClinicalPack | None) -> ClinicalPack | None:
-    """Make `pack` the process-wide pack (None forgets it); returns the previous one.
-    For callers that load a pack from a place of their own (tests, a rebuilt pack)."""
-    global _loaded
-    with _lock:
-        previous, _loaded = _loaded, pack
-        return previous
-
-
-def reset_loaded_pack() -> None:
-    """Forget the process-wide pack (used after an explicit rebuild)."""
-    global _loaded
-    with _lock:
-        _loaded = None

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from engine.clinical.demographics import infant_age_in_months
-from engine.clinical.text import is_korean
+from engine.text import is_korean
 
 I = re.IGNORECASE | re.ASCII
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from engine.clinical.pack import get_pack
-from engine.clinical.slots import extract
+from engine.clinical.slots import extract, get_pack
 from engine.clinical.red_flags import triage
 from engine.settings import Settings
 

@@ -30,8 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.clinical.evaluation import eval_dir, read_jsonl
-from engine.clinical.text import is_korean
+from engine.clinical.eval_sets import eval_dir, read_jsonl
+from engine.text import is_korean
 
 EMERGENCY_SETS = ("triage.jsonl", "triage_holdout.jsonl", "triage_holdout2.jsonl", "triage_holdout3.jsonl",
                   "triage_holdout4.jsonl")

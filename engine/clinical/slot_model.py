@@ -13,6 +13,10 @@ from typing import TypedDict
 
 CONCEPT_SLOTS = ("conditions", "symptoms", "medications", "allergies")
 MEASUREMENT_SLOTS = ("vitals", "labs")
+TOPIC_SLOTS = ("conditions", "medications", "symptoms")
+"""The concept slots a question's topic comes from, in the order it is named (an allergy is context, not topic)."""
+NAMING_SLOTS = TOPIC_SLOTS + ("allergies",)
+"""The concept slots in the order a question's concept names are read: its topic, then the allergies it names."""
 SLOT_LISTS = CONCEPT_SLOTS + MEASUREMENT_SLOTS
 DEMOGRAPHIC_FIELDS = ("age", "age_group", "gender", "pregnant")
 

@@ -1,8 +1,15 @@
-"""`extract(text)`: the slot JSON of `chartside extract --json` from MedCAT mentions plus regular expressions."""
+"""`extract(text)`: the slot JSON of `chartside extract --json` from MedCAT mentions plus regular expressions.
+
+`get_pack()` is the process-wide pack that `extract` reads by default: loaded once, built first
+when missing or stale, and warmed up by one extraction.
+"""
 
 from __future__ import annotations
 
 import re
+import threading
+import time
+from pathlib import Path
 
 from engine.clinical.allergies import find_allergies
 from engine.clinical.assertion import mark_asked_about
@@ -11,9 +18,20 @@ from engine.clinical.dosing import attach_dosing
 from engine.clinical.measurements import find_measurements
 from engine.clinical.mentions import Mention, find_mentions
 from engine.clinical.negation import apply_negation, mark_discontinued
-from engine.clinical.pack import ClinicalPack, get_pack
+from engine.clinical.pack import (
+    MANIFEST,
+    WARM_UP_TEXT,
+    ClinicalPack,
+    build_pack,
+    bundled_pack_dir,
+    current_digest,
+    is_current,
+    load_pack,
+    pack_dir,
+)
 from engine.clinical.slot_model import CONCEPT_SLOTS, Slots, empty_slots
 from engine.errors import InputError
+from engine.paths import install_bundled
 
 _LIST_FOR_SLOT = {"condition": "conditions", "symptom": "symptoms", "medication": "medications"}
 MAX_TEXT_CHARS = 200_000
@@ -112,3 +130,55 @@ def _deduplicate(items: list[dict]) -> list[dict]:
         for field, value in item.items():
             seen[key].setdefault(field, value)
     return list(seen.values())
+
+
+# --- the process-wide pack: loaded once, warmed up by one extraction ------------------------
+
+_lock = threading.Lock()
+_loaded: ClinicalPack | None = None
+
+
+def get_pack() -> ClinicalPack:
+    """The process-wide pack: loaded once, built first when missing or stale."""
+    global _loaded
+    with _lock:
+        if _loaded is not None:
+            return _loaded
+        target = pack_dir()
+        install_bundled(bundled_pack_dir(), target, MANIFEST)
+        digest = current_digest(target)
+        if digest is not None and not is_current(target, digest):
+            build_pack(target)
+        _loaded = load_and_warm_up(target)
+        return _loaded
+
+
+def load_and_warm_up(target: Path | None = None) -> ClinicalPack:
+    """`load_pack` plus one extraction, so the first real message is as fast as the rest;
+    `load_seconds` covers both."""
+    pack = load_pack(target)
+    _warm_up_extraction(pack)
+    return pack
+
+
+def _warm_up_extraction(pack: ClinicalPack) -> None:
+    """Compile the extractors' regular expressions now rather than on the first message."""
+    started = time.perf_counter()
+    extract(WARM_UP_TEXT + " 혈압 120/80, 500mg 하루 두 번", pack)
+    pack.load_seconds += time.perf_counter() - started
+
+
+def install_process_pack(pack: ClinicalPack | None) -> ClinicalPack | None:
+    """Make `pack` the process-wide pack (None forgets it); returns the previous one.
+    For callers that load a pack from a place of their own (tests, a rebuilt pack)."""
+    global _loaded
+    with _lock:
+        previous, _loaded = _loaded, pack
+        return previous
+
+
+def reset_loaded_pack() -> None:
+    """Forget the process-wide pack (used after an explicit rebuild)."""
+    global _loaded
+    with _lock:
+        _loaded = None

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from engine.knowledge.hybrid import Hit, HybridRetriever, budget_k, profile_rewrite, reciprocal_rank_fusion
+from engine.knowledge.hybrid import HybridRetriever, budget_k, profile_rewrite, reciprocal_rank_fusion
 from engine.knowledge.store import (
     IndexParams,
     MANIFEST,
@@ -23,7 +23,7 @@ from engine.knowledge.store import (
 from engine.paths import install_bundled
 
 __all__ = [
-    "Hit", "HybridRetriever", "IndexParams", "KnowledgeBase",
+    "HybridRetriever", "IndexParams", "KnowledgeBase",
     "Progress", "budget_k", "bundled_kb_dir", "default_kb_dir", "open_default", "profile_rewrite",
     "reciprocal_rank_fusion",
 ]

@@ -18,7 +18,7 @@ from typing import Callable, Sequence
 
 from engine.paths import shared_data_dir
 from engine.protocols import QueryExpander
-from engine.knowledge.text import STOP_WORDS
+from engine.text import BM25_STOP_WORDS
 
 _WORD = re.compile(r"[a-z0-9]+")
 MAX_NGRAM = 6
@@ -83,7 +83,7 @@ class ConceptNameExpander:
             key = _key(name)
             words = key.split()
             # Skip one-word names that are common words or too short to be a concept.
-            if not words or (len(words) == 1 and (len(key) < 4 or key in STOP_WORDS)):
+            if not words or (len(words) == 1 and (len(key) < 4 or key in BM25_STOP_WORDS)):
                 continue
             names.setdefault(key, preferred.get(cid, name))
         return cls(names, **kwargs)

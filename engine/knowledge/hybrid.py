@@ -25,15 +25,16 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 
 from engine.knowledge.questions import QuestionIndex
 from engine.knowledge.store import KnowledgeBase
-from engine.knowledge.text import tokenize
 from engine.knowledge.translation import QueryPlan, QueryTranslator, is_clinical_case
+from engine.passage import Passage
 from engine.protocols import QueryExpander
+from engine.text import tokenize
 
 MODES = ("bm25", "dense", "hybrid")
 CANDIDATE_CHUNKS = 100
@@ -54,28 +55,6 @@ ENGLISH_FOCUS_WEIGHT = 0.25
 # medications' and conditions' names reorder, by BM25, only documents already found.
 PATIENT_SHARE = 0.5
 FACTS_WEIGHT = 0.25
-
-
-@dataclass
-class Hit:
-    doc_id: str
-    chunk_id: str
-    title: str
-    text: str
-    score: float
-    ranks: dict[str, int] = field(default_factory=dict)
-    url: str = ""
-    source: str = ""
-    licence: str = ""
-    attribution: str = ""
-    tokens: int = 0
-
-    def to_dict(self) -> dict:
-        return {
-            "doc_id": self.doc_id, "chunk_id": self.chunk_id, "title": self.title, "text": self.text,
-            "score": self.score, "ranks": self.ranks, "url": self.url, "source": self.source,
-            "licence": self.licence, "attribution": self.attribution, "tokens": self.tokens,
-        }
 
 
 @dataclass
@@ -394,7 +373,7 @@ class HybridRetriever:
         return Ranking(doc_ids, chunk_ids, scores, ranks, timings, bm25_query)
 
     def search(self, query: str, k: int = 8, *, mode: str = "hybrid", profile: Any = None,
-               expand: bool = True, docs_budget: int | None = None) -> list[Hit]:
+               expand: bool = True, docs_budget: int | None = None) -> list[Passage]:
         """The best `k` documents (budget-aware), each with its best chunk's text and source."""
         k = budget_k(k, docs_budget, self.kb.avg_chunk_tokens)
         if k <= 0:
@@ -402,7 +381,8 @@ class HybridRetriever:
         ranking = self.rank(query, mode=mode, k=k, profile=profile, expand=expand)
         chunks = {c.chunk_id: c for c in self.kb.chunks(ranking.chunk_ids)}
         return [
-            Hit(c.doc_id, c.chunk_id, c.title, c.text, score, r, c.url, c.source, c.licence, c.attribution, c.tokens)
+            Passage(c.doc_id, c.text, c.title, c.chunk_id, score, c.url, c.licence, c.attribution, ranks=r,
+                    source_name=c.source, tokens=c.tokens)
             for cid, score, r in zip(ranking.chunk_ids, ranking.scores, ranking.ranks)
             if (c := chunks.get(cid)) is not None  # removed meanwhile: skip
         ]

@@ -49,11 +49,12 @@ import numpy as np
 from engine.errors import BuildCancelled, InputError, KnowledgeIndexError, PatientDataFound
 from engine.knowledge import corpus as corpus_mod
 from engine.knowledge.bm25 import SparseBM25
+from engine.knowledge.chunking import chunk_text, default_counter
 from engine.knowledge.corpus import Document
 from engine.knowledge.dense import DenseIndex
 from engine.knowledge.patient_data import scan_text, summarise
-from engine.knowledge.text import TOKENIZER_VERSION, chunk_text, default_counter, tokenize
 from engine.protocols import Embedder
+from engine.text import TOKENIZER_VERSION, tokenize
 
 FORMAT_VERSION = 1
 CHUNKING_VERSION = "sent-balanced-1"

@@ -7,12 +7,11 @@ patient wrote it is shown first with the canonical name in brackets.
 
 from __future__ import annotations
 
-import re
+from engine.clinical.slot_model import MEASUREMENT_SLOTS
+from engine.text import HANGUL
 
 PENDING = "pending-confirmation"
 SYMPTOM_MIN_WEIGHT = 0.1  # a symptom below this weight (~115 h old) has decayed out
-
-HANGUL = re.compile(r"[\uac00-\ud7a3]")
 
 LABELS = {
     "en": {
@@ -103,7 +102,7 @@ def render_summary(profile: dict, language: str = "en") -> str:
     symptoms = [e for e in profile.get("symptoms", []) if not e["negated"] and e["weight"] >= SYMPTOM_MIN_WEIGHT]
     if symptoms:
         lines.append(f"{labels['symptoms']}: " + ", ".join(describe(e, "symptoms", language) for e in symptoms[:5]))
-    for slot in ("vitals", "labs"):
+    for slot in MEASUREMENT_SLOTS:
         latest = _latest_per_type(profile.get(slot, []))
         if latest:
             lines.append(f"{labels[slot]}: " + ", ".join(describe(e, slot, language) for e in latest))
@@ -121,7 +120,7 @@ def render_summary(profile: dict, language: str = "en") -> str:
 def describe(entry: dict, slot: str, language: str = "en") -> str:
     """One item as a short phrase, e.g. "metformin 500 mg twice daily" or "BP 140/90 mmHg"."""
     labels = LABELS.get(language, LABELS["en"])
-    if slot in ("vitals", "labs"):
+    if slot in MEASUREMENT_SLOTS:
         text = _measurement(entry, language)
         if slot == "labs" and entry.get("abnormal"):
             text += f" ({labels['abnormal']})"

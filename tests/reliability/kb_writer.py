@@ -21,7 +21,8 @@ import numpy as np
 from engine.knowledge import IndexParams, KnowledgeBase
 from engine.knowledge.corpus import load_default_documents
 from engine.knowledge.store import Manifest
-from engine.knowledge.text import default_counter, tokenize
+from engine.knowledge.chunking import default_counter
+from engine.text import tokenize
 
 CYCLE = ("add a", "add b", "update a", "rebuild Y", "remove b", "rebuild X", "remove a")
 CORPUS_OF = ("X", "X", "X", "X", "Y", "Y", "X")  # the corpus of state S_i

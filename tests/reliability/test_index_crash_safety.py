@@ -28,8 +28,8 @@ import pytest
 
 from engine.knowledge import IndexParams, KnowledgeBase
 from engine.knowledge.store import COMMIT_FOLDER, STAGING_PREFIX, Manifest
-from engine.knowledge.text import tokenize
 from engine.settings import Settings
+from engine.text import tokenize
 from tests.reliability import kb_writer
 from tests.reliability.conftest import PER_TOPIC, write_subset
 

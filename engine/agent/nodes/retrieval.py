@@ -14,8 +14,8 @@ from engine.agent.compression import compress
 from engine.agent.services import AgentServices
 from engine.agent.state import TurnState
 from engine.passage import Passage
-from engine.agent.text import medical_words
 from engine.events import Sources
+from engine.text import medical_words
 
 SOURCE_MARK = re.compile(r"^\[(\d+)\]", re.MULTILINE)
 

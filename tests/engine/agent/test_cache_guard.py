@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from engine.agent.cache import CacheEntry, ResponseCache, entry_id, query_signature, vary_phrasing
-from engine.agent.text import medical_words, numbers
+from engine.text import medical_words, numbers
 
 PARAPHRASES = [
     ("What are the symptoms of type 2 diabetes?", "What are the signs and symptoms of type 2 diabetes?"),

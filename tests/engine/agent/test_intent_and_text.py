@@ -6,7 +6,7 @@ import pytest
 
 from engine.clinical.slot_model import empty_slots
 from engine.agent.intent import classify_by_rules, complexity_by_rules
-from engine.agent.text import (
+from engine.text import (
     detect_language,
     direction_markers,
     is_negated,

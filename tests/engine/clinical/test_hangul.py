@@ -5,7 +5,7 @@ from __future__ import annotations
 from medcat.config import Config
 
 from engine.clinical.hangul import HangulTagger, HangulTokenizer
-from engine.clinical.text import english_stem
+from engine.text import concept_stem
 
 
 def test_every_hangul_syllable_is_a_token_and_latin_words_stay_whole():
@@ -32,7 +32,7 @@ def test_tagger_skips_punctuation_and_korean_fillers_but_not_frequency_before_ur
 
 
 def test_english_stem_is_symmetric_for_plurals_and_ing():
-    assert english_stem("headaches") == english_stem("headache")
-    assert english_stem("coughing") == english_stem("cough")
-    assert english_stem("burning") == "burning"
-    assert english_stem("diabetes") == english_stem("diabetes")
+    assert concept_stem("headaches") == concept_stem("headache")
+    assert concept_stem("coughing") == concept_stem("cough")
+    assert concept_stem("burning") == "burning"
+    assert concept_stem("diabetes") == concept_stem("diabetes")

@@ -7,6 +7,7 @@ import socket
 import pytest
 
 from engine.clinical import pack as pack_module
+from engine.clinical.slots import load_and_warm_up
 
 
 class NetworkBlocked(AssertionError):
@@ -28,7 +29,7 @@ def test_build_extract_and_triage_with_sockets_blocked(tmp_path, monkeypatch):
 
     target = tmp_path / "pack"
     manifest = pack_module.build_pack(target)
-    pack = pack_module.load_and_warm_up(target)
+    pack = load_and_warm_up(target)
     assert manifest["inputs_sha256"] == pack.manifest["inputs_sha256"]
 
     from engine.clinical.red_flags import triage

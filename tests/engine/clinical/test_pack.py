@@ -6,6 +6,7 @@ import json
 import shutil
 
 from engine.clinical import pack as pack_module
+from engine.clinical import slots
 from engine.clinical.lexicon import korean_term_count, lexicon_dir
 
 
@@ -51,19 +52,19 @@ def test_inputs_hash_follows_the_naming_lexicons_but_not_the_rule_tables(tmp_pat
 
 def test_get_pack_builds_when_missing_and_rebuilds_when_stale(built_pack_dir, tmp_path, monkeypatch):
     target = tmp_path / "clinical" / "pack"
-    monkeypatch.setattr(pack_module, "pack_dir", lambda: target)
-    previous = pack_module.install_process_pack(None)
+    monkeypatch.setattr(slots, "pack_dir", lambda: target)
+    previous = slots.install_process_pack(None)
     built = []
     real_build = pack_module.build_pack
-    monkeypatch.setattr(pack_module, "build_pack", lambda t=None, c=None: built.append(t) or real_build(t, c))
+    monkeypatch.setattr(slots, "build_pack", lambda t=None, c=None: built.append(t) or real_build(t, c))
     try:
         shutil.copytree(built_pack_dir, target)
         manifest = json.loads((target / "manifest.json").read_text())
         manifest["inputs_sha256"] = "stale"
         (target / "manifest.json").write_text(json.dumps(manifest))
-        pack = pack_module.get_pack()
+        pack = slots.get_pack()
         assert built == [target]
         assert pack_module.is_current(target)
-        assert pack_module.get_pack() is pack  # loaded once per process
+        assert slots.get_pack() is pack  # loaded once per process
     finally:
-        pack_module.install_process_pack(previous)
+        slots.install_process_pack(previous)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.clinical import triage
-from engine.clinical.text import has_hangul
+from engine.text import has_hangul
 
 RED_FLAGS = [
     ("가슴이 조이듯 아프고 왼팔로 통증이 퍼져요", "chest_pain"),

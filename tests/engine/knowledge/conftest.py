@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.knowledge.text import tokenize
 from engine.paths import shared_data_dir
+from engine.text import tokenize
 
 
 class HashingEmbedder:

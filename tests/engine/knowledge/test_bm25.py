@@ -5,7 +5,8 @@ import pytest
 from rank_bm25 import BM25Okapi
 
 from engine.knowledge.bm25 import SparseBM25, top_k
-from engine.knowledge.text import chunk_text, tokenize
+from engine.knowledge.chunking import chunk_text
+from engine.text import tokenize
 
 from .conftest import real_shared_data
 

@@ -1,4 +1,5 @@
-from engine.knowledge.text import chunk_text, default_counter, split_sentences, stem, tokenize
+from engine.knowledge.chunking import chunk_text, default_counter
+from engine.text import porter_stem, split_document_sentences, tokenize
 
 
 def test_english_is_lowercased_stemmed_and_stopwords_dropped():
@@ -10,7 +11,7 @@ def test_porter_stemmer_reference_words():
         "caresses": "caress", "ponies": "poni", "agreed": "agre", "hopping": "hop", "relational": "relat",
         "generalization": "gener", "medications": "medic", "infections": "infect", "symptoms": "symptom",
     }
-    assert {w: stem(w) for w in expected} == expected
+    assert {w: porter_stem(w) for w in expected} == expected
 
 
 def test_korean_runs_become_syllable_bigrams_and_match_across_particles():
@@ -26,7 +27,7 @@ def test_mixed_korean_english_in_one_sentence():
 
 def test_sentences_split_on_punctuation_and_list_items():
     text = "First sentence. Second one? Third!\n- item one\n- item two"
-    assert split_sentences(text) == ["First sentence.", "Second one?", "Third!", "- item one", "- item two"]
+    assert split_document_sentences(text) == ["First sentence.", "Second one?", "Third!", "- item one", "- item two"]
 
 
 def test_chunks_respect_the_limit_on_sentence_boundaries_and_are_balanced():

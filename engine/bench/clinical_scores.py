@@ -1,4 +1,4 @@
-"""Scoring extraction and triage against the team's labelled sets (resources/clinical/eval/).
+"""`chartside bench extract`'s scorers: extraction and triage against the team's labelled sets (resources/clinical/eval/).
 
 Extraction gold (JSONL, one utterance per line): `text` plus any of `demographics`
 (the complete set of stated fields; `age_group` is scored only where given),
@@ -15,24 +15,13 @@ with `chartside bench extract --set resources/clinical/eval/extraction_fresh.jso
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from engine.clinical.lexicon import lexicon_dir
 from engine.clinical.pack import ClinicalPack
 from engine.clinical.slot_model import CONCEPT_SLOTS, MEASUREMENT_SLOTS
 
 DEMOGRAPHIC_FIELDS = ("age", "gender", "pregnant")
-
-
-def eval_dir() -> Path:
-    return lexicon_dir() / "eval"
-
-
-def read_jsonl(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 @dataclass

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine.clinical.evaluation import eval_dir, read_jsonl, score_extraction, score_triage
+from engine.bench.clinical_scores import score_extraction, score_triage
+from engine.clinical.eval_sets import eval_dir, read_jsonl
 from engine.clinical.red_flags import triage
 from engine.clinical.slots import extract
 

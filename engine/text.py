@@ -1,21 +1,54 @@
-"""Small, fast text helpers shared by the agent's nodes (Korean and English).
+"""The one text toolkit (Korean and English), shared by the clinical rules, the knowledge base and the agent.
 
-Everything here is deterministic and dependency-free so that the per-turn pipeline stays
-well under its 100 ms budget: word tokens with light Korean particle stripping, sentence
-splitting, number normalisation, negation and population/direction markers, and the
-question types that the cache guard and the heuristic judge compare.
+Everything here is deterministic and dependency-free (the medical vocabulary is a resource
+file): Hangul detection, Korean particle stripping, the stop-word lists, the three stemmers,
+the two sentence splitters, the BM25 tokenizer, word tokens and content words, number
+normalisation, negation and population/direction markers, question types and medical words.
+Where two helpers look alike but differ (stop words, stemmers, sentence splitters), each one
+says what it is for and why it differs; they are not interchangeable.
+
+The BM25 tokenizer handles English and Korean in the same string, with no network model:
+- Latin letters and digits: NFKC, lower-case, English stop words dropped, Porter stemming.
+- Hangul: each run is split into overlapping syllable bigrams (a one-syllable run stays a
+  unigram), so "당뇨병이" matches "당뇨병" through 당뇨/뇨병 whatever particle follows.
+- Other letters (CJK ideographs, Cyrillic, ...) are kept as lower-cased words.
+
+`TOKENIZER_VERSION` goes into the index manifest: change it whenever the output of
+`tokenize` changes, so that a stale BM25 index is rebuilt instead of misused.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
+from typing import Iterable
 
 from engine.paths import resources_dir
 
-HANGUL = re.compile(r"[\uac00-\ud7a3]")
-_WORD = re.compile(r"[a-z0-9]+(?:['.\-][a-z0-9]+)*|[\uac00-\ud7a3]+", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"(?<=[.!?。])\s+|\n+|(?<=[다요죠까])[.!?]?\s+(?=[\uac00-\ud7a3A-Z])")
+# --- Hangul and language ----------------------------------------------------------------
+
+HANGUL_SYLLABLE = "\uac00-\ud7a3"
+HANGUL = re.compile(f"[{HANGUL_SYLLABLE}]")
+
+
+def has_hangul(text: str) -> bool:
+    return bool(HANGUL.search(text))
+
+
+def is_korean(text: str) -> bool:
+    """True when the text should be answered in Korean (any Hangul at all)."""
+    return has_hangul(text)
+
+
+def detect_language(text: str) -> str:
+    """'ko' when the text has at least half as many Hangul syllables as Latin letters, else 'en'."""
+    hangul = sum(1 for ch in text if "\uac00" <= ch <= "\ud7a3")
+    latin = sum(1 for ch in text if ch.isascii() and ch.isalpha())
+    return "ko" if hangul and hangul * 2 >= latin else "en"
+
+
+# --- Korean particles -------------------------------------------------------------------
 
 KOREAN_PARTICLES = (
     "으로부터", "에게서", "이라고", "에서는", "으로는", "에서도", "이랑", "에서", "에게", "께서", "부터", "까지",
@@ -23,7 +56,27 @@ KOREAN_PARTICLES = (
     "의", "로", "와", "과", "도", "만", "랑", "요",
 )
 
-EN_STOPWORDS = frozenset(
+
+def strip_particle(word: str) -> str:
+    """Drop one trailing Korean particle ("당뇨병이" -> "당뇨병") when a stem of ≥ 2 syllables remains."""
+    if not HANGUL.match(word):
+        return word
+    for particle in KOREAN_PARTICLES:
+        if word.endswith(particle) and len(word) - len(particle) >= 2:
+            return word[: -len(particle)]
+    return word
+
+
+def _strip_any_particle(word: str) -> str:
+    for particle in KOREAN_PARTICLES:
+        if word.endswith(particle) and len(word) > len(particle):
+            return word[: -len(particle)]
+    return word
+
+
+# --- stop words -------------------------------------------------------------------------
+
+CONTENT_STOP_WORDS_EN = frozenset(
     """a an the and or but if of to in on at by for with from as is are was were be been being am do does did
     doing have has had having i me my we our you your he she it its they them their this that these those what
     which who whom whose when where why how can could should would will shall may might must about into over
@@ -31,11 +84,252 @@ EN_STOPWORDS = frozenset(
     than too very just also please tell know want like get got much many one's i'm it's what's let's ok okay
     thanks thank hi hello hey yes yeah sure doctor dr patient""".split()
 )
-KO_STOPWORDS = frozenset(
+CONTENT_STOP_WORDS_KO = frozenset(
     """그 이 저 것 수 좀 더 및 등 제가 저는 저희 우리 그리고 그러면 그런데 그럼 혹시 어떻게 어떤 무엇 뭐 뭔가 왜 언제 어디
     얼마나 있나요 있어요 있습니까 인가요 인지 하나요 해요 해야 하면 되나요 될까요 알려 주세요 주세요 궁금해요 궁금합니다 대해
     대해서 관련 경우 때 요즘 지금 선생님 환자 환자분 네 예 아니요 감사합니다 고맙습니다""".split()
 )
+"""Stop words of the content words the cache guard, judge and compression compare: chat filler ("doctor") too."""
+
+BM25_STOP_WORDS = frozenset(
+    """a about above after again against all am an and any are aren as at be because been
+    before being below between both but by can cannot could couldn did didn do does doesn
+    doing don down during each few for from further had hadn has hasn have haven having he
+    her here hers herself him himself his how i if in into is isn it its itself just let
+    ll me more most mustn my myself no nor not now of off on once only or other ought our
+    ours ourselves out over own re s same shan she should shouldn so some such t than that
+    the their theirs them themselves then there these they this those through to too under
+    until up ve very was wasn we were weren what when where which while who whom why will
+    with won would wouldn you your yours yourself yourselves also get got please thank
+    thanks hi hello dear would like know""".split()
+)
+"""The BM25 tokenizer's stop words: a retrieval list, fixed by `TOKENIZER_VERSION`, that keeps "doctor"."""
+
+
+# --- stemmers ----------------------------------------------------------------------------
+
+_VOWELS = frozenset("aeiou")
+
+
+def _is_consonant(word: str, i: int) -> bool:
+    ch = word[i]
+    if ch in _VOWELS:
+        return False
+    if ch == "y":
+        return i == 0 or not _is_consonant(word, i - 1)
+    return True
+
+
+def _measure(stem_: str) -> int:
+    """m in [C](VC)^m[V]."""
+    m, i, n = 0, 0, len(stem_)
+    while i < n and _is_consonant(stem_, i):
+        i += 1
+    while i < n:
+        while i < n and not _is_consonant(stem_, i):
+            i += 1
+        if i >= n:
+            break
+        while i < n and _is_consonant(stem_, i):
+            i += 1
+        m += 1
+    return m
+
+
+def _has_vowel(stem_: str) -> bool:
+    return any(not _is_consonant(stem_, i) for i in range(len(stem_)))
+
+
+def _ends_double_consonant(word: str) -> bool:
+    return len(word) >= 2 and word[-1] == word[-2] and _is_consonant(word, len(word) - 1)
+
+
+def _cvc(word: str) -> bool:
+    n = len(word)
+    return (
+        n >= 3
+        and _is_consonant(word, n - 3)
+        and not _is_consonant(word, n - 2)
+        and _is_consonant(word, n - 1)
+        and word[-1] not in "wxy"
+    )
+
+
+_STEP2 = (
+    ("ational", "ate"), ("tional", "tion"), ("enci", "ence"), ("anci", "ance"),
+    ("izer", "ize"), ("abli", "able"), ("alli", "al"), ("entli", "ent"), ("eli", "e"),
+    ("ousli", "ous"), ("ization", "ize"), ("ation", "ate"), ("ator", "ate"),
+    ("alism", "al"), ("iveness", "ive"), ("fulness", "ful"), ("ousness", "ous"),
+    ("aliti", "al"), ("iviti", "ive"), ("biliti", "ble"),
+)
+_STEP3 = (
+    ("icate", "ic"), ("ative", ""), ("alize", "al"), ("iciti", "ic"), ("ical", "ic"),
+    ("ful", ""), ("ness", ""),
+)
+_STEP4 = (
+    "al", "ance", "ence", "er", "ic", "able", "ible", "ant", "ement", "ment", "ent",
+    "ion", "ou", "ism", "ate", "iti", "ous", "ive", "ize",
+)
+
+
+@lru_cache(maxsize=200_000)
+def porter_stem(word: str) -> str:
+    """Porter stem of a lower-case ASCII word for the BM25 tokens; digits and short words are left alone."""
+    if len(word) <= 2 or not word.isalpha():
+        return word
+    w = word
+    # step 1a
+    if w.endswith("sses"):
+        w = w[:-2]
+    elif w.endswith("ies"):
+        w = w[:-2]
+    elif w.endswith("ss"):
+        pass
+    elif w.endswith("s"):
+        w = w[:-1]
+    # step 1b
+    extra = False
+    if w.endswith("eed"):
+        if _measure(w[:-3]) > 0:
+            w = w[:-1]
+    elif w.endswith("ed") and _has_vowel(w[:-2]):
+        w, extra = w[:-2], True
+    elif w.endswith("ing") and _has_vowel(w[:-3]):
+        w, extra = w[:-3], True
+    if extra:
+        if w.endswith(("at", "bl", "iz")):
+            w += "e"
+        elif _ends_double_consonant(w) and w[-1] not in "lsz":
+            w = w[:-1]
+        elif _measure(w) == 1 and _cvc(w):
+            w += "e"
+    # step 1c
+    if w.endswith("y") and _has_vowel(w[:-1]):
+        w = w[:-1] + "i"
+    # step 2
+    for suffix, repl in _STEP2:
+        if w.endswith(suffix):
+            if _measure(w[: -len(suffix)]) > 0:
+                w = w[: -len(suffix)] + repl
+            break
+    # step 3
+    for suffix, repl in _STEP3:
+        if w.endswith(suffix):
+            if _measure(w[: -len(suffix)]) > 0:
+                w = w[: -len(suffix)] + repl
+            break
+    # step 4
+    for suffix in _STEP4:
+        if w.endswith(suffix):
+            base = w[: -len(suffix)]
+            if _measure(base) > 1 and (suffix != "ion" or base.endswith(("s", "t"))):
+                w = base
+            break
+    # step 5
+    if w.endswith("e"):
+        base = w[:-1]
+        m = _measure(base)
+        if m > 1 or (m == 1 and not _cvc(base)):
+            w = base
+    if _measure(w) > 1 and _ends_double_consonant(w) and w.endswith("l"):
+        w = w[:-1]
+    return w
+
+
+# -ing words whose stem means something else ("burning" is not "burns").
+_NOT_STEMMED = frozenset({
+    "burning", "feeling", "feelings", "morning", "mornings", "evening", "evenings", "nothing", "something",
+    "anything", "everything", "building", "during", "being", "thing", "things", "ceiling", "wedding",
+    "pudding", "spring", "string", "bring", "sling", "sting", "stings", "swing", "wing", "king", "ring",
+})
+
+
+def concept_stem(lower: str) -> str:
+    """A light, symmetric stemmer for English tokens (plurals and -ing), for matching concept names.
+
+    It is applied to concept names and to text alike, so "headaches" meets "headache"
+    and "coughing" meets "cough"; collisions between unrelated words are rare at the
+    lengths MedCAT normalises (5+ letters).
+    """
+    if not lower.isascii() or not lower.isalpha() or lower in _NOT_STEMMED:
+        return lower
+    if lower.endswith("ies") and len(lower) > 4:
+        return lower[:-3] + "y"
+    if lower.endswith("aches"):
+        return lower[:-1]
+    if lower.endswith(("shes", "ches", "xes", "sses")):
+        return lower[:-2]
+    if lower.endswith("s") and not lower.endswith(("ss", "us", "is")):
+        return lower[:-1]
+    if lower.endswith("ing") and len(lower) >= 7:
+        stem = lower[:-3]
+        if len(stem) > 3 and stem[-1] == stem[-2] and stem[-1] not in "lsz":
+            stem = stem[:-1]
+        return stem
+    return lower
+
+
+def _singular(word: str) -> str:
+    """English plurals folded (no -ing): the content words' only stemming, so that overlaps stay literal."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+# --- sentences ---------------------------------------------------------------------------
+
+_ANSWER_SENTENCE_END = re.compile(r"(?<=[.!?。])\s+|\n+|(?<=[다요죠까])[.!?]?\s+(?=[\uac00-\ud7a3A-Z])")
+_DOCUMENT_SENTENCE_END = re.compile(r"(?<=[.!?。])\s+|\n\s*\n|\n(?=\s*[-*•]\s)")
+
+
+def split_answer_sentences(text: str) -> list[str]:
+    """Sentences of a message, answer or quoted passage: every line break, and a Korean ending, ends one."""
+    parts = (p.strip() for p in _ANSWER_SENTENCE_END.split(text))
+    return [p for p in parts if p]
+
+
+def split_document_sentences(text: str) -> list[str]:
+    """Sentences of a document to chunk: a line break inside a paragraph does not end one, a list item does."""
+    parts = (p.strip() for p in _DOCUMENT_SENTENCE_END.split(text))
+    return [p for p in parts if p]
+
+
+# --- BM25 tokens ----------------------------------------------------------------------------
+
+TOKENIZER_VERSION = "ko-en-1"
+
+_TOKEN_RE = re.compile(rf"[a-z0-9]+|[{HANGUL_SYLLABLE}]+|[^\W\d_a-z{HANGUL_SYLLABLE}]+")
+
+
+def tokenize(text: str) -> list[str]:
+    """BM25 tokens of `text` (English words stemmed, Hangul as syllable bigrams)."""
+    text = unicodedata.normalize("NFKC", text).lower()
+    out: list[str] = []
+    for piece in _TOKEN_RE.findall(text):
+        first = piece[0]
+        if "\uac00" <= first <= "\ud7a3":
+            if len(piece) == 1:
+                out.append(piece)
+            else:
+                out.extend(piece[i : i + 2] for i in range(len(piece) - 1))
+        elif first.isascii():
+            if piece in BM25_STOP_WORDS:
+                continue
+            out.append(porter_stem(piece))
+        else:
+            out.append(piece)
+    return out
+
+
+def tokenize_many(texts: Iterable[str]) -> list[list[str]]:
+    return [tokenize(t) for t in texts]
+
+
+# --- words, content words, numbers, negation, markers, question types ------------------------
+
+_WORD = re.compile(r"[a-z0-9]+(?:['.\-][a-z0-9]+)*|[\uac00-\ud7a3]+", re.IGNORECASE)
 
 NEGATION_EN = frozenset("no not never without none nor cannot can't don't doesn't didn't isn't aren't wasn't weren't "
                         "won't denies deny denied negative absent".split())
@@ -98,53 +392,19 @@ QUESTION_TYPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 
 
-def has_hangul(text: str) -> bool:
-    return bool(HANGUL.search(text))
-
-
-def detect_language(text: str) -> str:
-    """'ko' when the text has at least half as many Hangul syllables as Latin letters, else 'en'."""
-    hangul = sum(1 for ch in text if "\uac00" <= ch <= "\ud7a3")
-    latin = sum(1 for ch in text if ch.isascii() and ch.isalpha())
-    return "ko" if hangul and hangul * 2 >= latin else "en"
-
-
-def strip_particle(word: str) -> str:
-    """Drop one trailing Korean particle ("당뇨병이" -> "당뇨병") when a stem of ≥ 2 syllables remains."""
-    if not HANGUL.match(word):
-        return word
-    for particle in KOREAN_PARTICLES:
-        if word.endswith(particle) and len(word) - len(particle) >= 2:
-            return word[: -len(particle)]
-    return word
-
-
 def words(text: str) -> list[str]:
     """Lower-cased word tokens; Korean tokens lose one trailing particle."""
     return [strip_particle(w.lower()) for w in _WORD.findall(text)]
-
-
-def _singular(word: str) -> str:
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
 
 
 def content_words(text: str) -> list[str]:
     """Words without stop words, English plurals folded; the unit of overlap measures."""
     out = []
     for word in words(text):
-        if word in EN_STOPWORDS or word in KO_STOPWORDS or len(word) < 2 and not word.isdigit():
+        if word in CONTENT_STOP_WORDS_EN or word in CONTENT_STOP_WORDS_KO or len(word) < 2 and not word.isdigit():
             continue
         out.append(_singular(word) if word.isascii() else word)
     return out
-
-
-def split_sentences(text: str) -> list[str]:
-    parts = (p.strip() for p in _SENTENCE_END.split(text))
-    return [p for p in parts if p]
 
 
 def numbers(text: str) -> frozenset[str]:
@@ -229,6 +489,8 @@ def _contains_cue(lowered: str, cue: str) -> bool:
     return re.search(rf"\b{re.escape(cue)}", lowered) is not None
 
 
+# --- medical words ---------------------------------------------------------------------------
+
 _MEDICAL_SUFFIX = re.compile(
     r"(itis|osis|emia|aemia|pathy|ectomy|plasty|algia|oma|uria|cillin|mycin|cycline|floxacin|pril|sartan|olol|"
     r"dipine|statin|azole|prazole|tidine|formin|gliptin|gliflozin|glitazone|profen|coxib|mab|nib|vir|parin|"
@@ -270,7 +532,7 @@ def medical_words(text: str) -> frozenset[str]:
     for raw in _WORD.findall(text):
         word = raw.lower()
         if word.isascii():
-            if word in EN_STOPWORDS:
+            if word in CONTENT_STOP_WORDS_EN:
                 continue
             if word in vocabulary:
                 out.add(word)
@@ -283,13 +545,6 @@ def medical_words(text: str) -> frozenset[str]:
             continue
         out.update(stem for stem in _korean_medical_stems() if stem in word and not _is_substring_of_longer(stem, word))
     return frozenset(out)
-
-
-def _strip_any_particle(word: str) -> str:
-    for particle in KOREAN_PARTICLES:
-        if word.endswith(particle) and len(word) > len(particle):
-            return word[: -len(particle)]
-    return word
 
 
 def _is_substring_of_longer(stem: str, word: str) -> bool:
