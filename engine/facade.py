@@ -109,24 +109,6 @@ class Engine:
                  llm_unavailable: ModelUnavailable | None = None) -> AgentServices:
         return self.turns.services(memory, settings, llm_unavailable=llm_unavailable)
 
-    # The ablation harness (engine/bench/evaluation.py) swaps the search service and reads
-    # the open knowledge base through these three names; it moves to `engine.kb` with the
-    # evaluation package.
-    @property
-    def _knowledge(self):
-        return self.kb.search
-
-    @_knowledge.setter
-    def _knowledge(self, search) -> None:
-        self.kb.use_search(search)
-
-    @property
-    def _kb(self):
-        return self.kb.opened
-
-    def _kb_or_raise(self):
-        return self.kb.base
-
     def close(self) -> None:
         self.container.close()
         self.kb.close()

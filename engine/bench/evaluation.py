@@ -176,11 +176,11 @@ def recording_knowledge(engine):
     """Wrap the engine's knowledge service in a RecordingKnowledge for the block (None when absent)."""
     knowledge = engine.knowledge
     recorder = RecordingKnowledge(knowledge) if knowledge is not None else None
-    engine._knowledge = recorder
+    engine.kb.use_search(recorder)
     try:
         yield recorder
     finally:
-        engine._knowledge = knowledge
+        engine.kb.use_search(knowledge)
 
 
 def run_conversation(engine, conversation: dict, settings, recorder: RecordingKnowledge | None, *,
@@ -271,9 +271,9 @@ def prepare_knowledge(engine, choice: str, limit: int) -> str:
 
     if choice in ("default", "auto"):
         try:
-            engine._kb_or_raise()
-            engine.use_knowledge_base(engine._kb)
-            return f"default knowledge base ({engine._kb.size} chunks)"
+            base = engine.kb.base
+            engine.use_knowledge_base(base)
+            return f"default knowledge base ({base.size} chunks)"
         except KnowledgeIndexError:
             if choice == "default":
                 raise

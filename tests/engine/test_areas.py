@@ -47,7 +47,7 @@ def test_one_cancel_token_serves_generation_and_index_builds():
 def test_the_knowledge_base_lives_in_one_area_and_changes_under_its_lock(tmp_path):
     engine = make_engine(tmp_path)
     injected = engine.kb.search
-    assert engine.knowledge is injected and engine._knowledge is injected
+    assert engine.knowledge is injected
     replacement = FakeKnowledge()
     engine.kb.use_search(replacement)
     assert engine.knowledge is replacement
