@@ -211,8 +211,6 @@ class SourcesPanel(QWidget):
     def _reveal_next(self) -> None:
         """Show the next card: one per pass of the event loop, so laying out a turn's
         sources never holds the window for all of them at once."""
-        while self._hidden and self._hidden[0] not in self.cards:
-            self._hidden.pop(0)
         if self._hidden:
             self._hidden.pop(0).show()
         if not self._hidden:
@@ -220,8 +218,10 @@ class SourcesPanel(QWidget):
 
     def reveal_all(self) -> None:
         """Show every card now (a citation is being opened: positions must be final)."""
-        while self._hidden:
-            self._reveal_next()
+        for card in self._hidden:
+            card.show()
+        self._hidden = []
+        self._reveal.stop()
 
     def clear(self) -> None:
         self._hidden = []
