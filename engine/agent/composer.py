@@ -30,7 +30,7 @@ import numpy as np
 from engine.agent import answer_framing as framing
 from engine.agent.support import ALERT, NOTICE, PROFILE, Evidence, Support, SupportChecker, evidence_from
 from engine.clinical.slot_model import NAMING_SLOTS, TOPIC_SLOTS
-from engine.text import has_hangul, split_answer_sentences
+from engine.text import has_hangul, split_answer_sentences, tokenize
 
 MIN_SENTENCES, MAX_SENTENCES, MAX_SENTENCES_KO = 3, 6, 6
 LONGEST, LONGEST_KO = 45, 28  # words: a longer sentence is penalised (a Korean answer prefers short quotes)
@@ -41,6 +41,11 @@ LONGEST, LONGEST_KO = 45, 28  # words: a longer sentence is penalised (a Korean 
 KO_FIRST_QUOTES = 3
 KO_MIN_HANGUL = 0.4
 MMR_LAMBDA = 0.7
+# Two sources often say the same thing in other words ("Anemia can cause shortness of breath,
+# dizziness ..." after "Signs include: Shortness of breath; Dizziness ..."): a sentence that
+# shares this much of its content stems (the question's own words aside) with a chosen one
+# adds nothing, however far apart their embeddings are.
+LEXICAL_DUPLICATE = 0.7
 RELEVANCE_FLOOR = 0.4
 PASSAGES_USED = 5
 READING_ORDER = ("definition", "causes", "symptoms", "diagnosis", "treatment", "prevention", "dosage",
@@ -194,10 +199,14 @@ def candidates(evidence: Sequence[Evidence]) -> list[Evidence]:
 
 
 def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarray, *, kind: str,
-           topic_terms: Sequence[str], sources: int, limit: int, longest: int = 45) -> list[tuple[Evidence, float]]:
+           topic_terms: Sequence[str], sources: int, limit: int, longest: int = 45,
+           query: str = "") -> list[tuple[Evidence, float]]:
     """MMR over the pool: relevance (similarity + kind/topic bonuses − shape penalties)
-    against redundancy with what is already chosen."""
+    against redundancy with what is already chosen; a restatement of a chosen sentence
+    (`LEXICAL_DUPLICATE`) is never chosen."""
     similarity = vectors @ query_vector
+    asked = set(tokenize(query))
+    stems = [set(tokenize(item.text)) - asked for item in pool]
     relevance = []
     for item, sim in zip(pool, similarity):
         bonus = 0.2 if _FACET_CUES[kind].search(item.text) else 0.0
@@ -216,7 +225,7 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
                 continue
             redundancy = max((float(vectors[i] @ vectors[j]) for j in chosen), default=0.0)
             score = MMR_LAMBDA * rel - (1 - MMR_LAMBDA) * redundancy
-            if redundancy > 0.9:
+            if redundancy > 0.9 or any(_overlap(stems[i], stems[j]) >= LEXICAL_DUPLICATE for j in chosen):
                 continue
             if score > best_score:
                 best, best_score = i, score
@@ -228,6 +237,10 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
             break
         chosen.append(best)
     return [(pool[i], relevance[i]) for i in chosen]
+
+
+def _overlap(a: set, b: set) -> float:
+    return len(a & b) / min(len(a), len(b)) if a and b else 0.0
 
 
 def reading_order(selected: Sequence[Evidence], kind: str) -> list[Evidence]:
@@ -290,7 +303,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
         limit = MAX_SENTENCES_KO if language == "ko" else MAX_SENTENCES
         chosen = select(query_vector, pool, vectors, kind=kind, topic_terms=topic_terms,
                         sources=min(len(documents), PASSAGES_USED), limit=limit,
-                        longest=LONGEST_KO if language == "ko" else LONGEST)
+                        longest=LONGEST_KO if language == "ko" else LONGEST, query=query)
     picked = [e for e, _ in chosen]
     verdicts = checker.check([e.text for e in picked], evidence)
     backed = [(e, s) for e, s in zip(picked, verdicts) if s.source is not None]

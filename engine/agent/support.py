@@ -34,6 +34,9 @@ from engine.text import (
 )
 
 SOURCED, ALERT, PROFILE, NOTICE = "sourced", "alert", "profile", "notice"
+# The `reason` of the notice that says unsupported sentences were left out: a reader that
+# shows the count itself (the desktop's support note) hides this line.
+LEFT_OUT = "left out"
 DEFAULT_THRESHOLD = 0.6
 LEXICAL_WEIGHT = 0.5
 # Below this share of its content stems in the source sentence, a sentence is a different
@@ -43,6 +46,20 @@ _CITATION = re.compile(r"\s*\[(\d{1,2})\]")
 # Knowledge-base text keeps list items inline ("if you - Are a man - Drink alcohol").
 _INLINE_BULLET = re.compile(r"(?:^|\s+)[-*•]\s+(?=[A-Za-z0-9(])")
 _MAX_LIST_ITEMS = 8
+# It also lost its line breaks: a section heading runs into the sentence after it ("Signs and
+# Symptoms of Anemia The most common symptom ..."), and a list into its lead-in ("include:
+# Shortness of breath Dizziness Headache ... These signs ..."). A heading is a run of
+# capitalised words (small joining words aside) before a sentence opener and a lower-case word.
+_HEADING_JOINERS = frozenset("a an and or of for the to in on with without at by from vs as like".split())
+_SENTENCE_OPENERS = frozenset("The A An This These Those It Its If When Most Many Some People You Your "
+                              "There Each All Other".split())
+_LIST_CUE = re.compile(r"\b(?:include|includes|including|following|below|are|as|examples?)\b(?:\W+\w+){0,3}\W*$", re.I)
+_MAX_HEADING_WORDS = 8
+# Web page link text left at a sentence's start: the Spanish-page link ("Español", its "ñ"
+# often lost) and "(Click the table on the right ...)", "(See below)".
+_LINK_TEXT = re.compile(r"^(?:Espa\S{0,2}ol\s+|\((?:click|see)\b[^)]*\)\s*)+", re.I)
+_MAX_ITEM_WORDS = 6
+_MIN_FLAT_ITEMS = 3
 
 
 @dataclass(frozen=True)
@@ -91,9 +108,63 @@ def passage_units(text: str) -> list[str]:
             items = [i.rstrip(" .;") for i in items[:_MAX_LIST_ITEMS]]
             units.append(f"{head.rstrip(':')}: {'; '.join(items)}.")
             continue
-        units.extend(split_document_sentences(head))
+        units.extend(u for piece in split_document_sentences(head) for u in _restored(piece))
         units.extend(i if i.endswith((".", "!", "?")) else f"{i}." for i in items)
     return [u for u in units if len(u) > 1]
+
+
+def _heading_word(word: str) -> bool:
+    return bool(re.fullmatch(r"[A-Z0-9][\w'\-]*|\([A-Z0-9][\w'\-]*\)", word)) or word in _HEADING_JOINERS
+
+
+def without_heading(sentence: str) -> str:
+    """`sentence` without a section heading run into its start (the heading says nothing alone):
+    capitalised words before a sentence opener, or before the heading's own last word
+    starting the sentence."""
+    words = sentence.split(" ")
+    for k in range(1, min(len(words) - 2, _MAX_HEADING_WORDS) + 1):
+        opener, after = words[k], words[k + 1]
+        repeated = opener == words[k - 1]   # "... Anemia Jaundice Jaundice refers to ..."
+        if not (opener in _SENTENCE_OPENERS or repeated) or not after[:1].islower():
+            continue
+        heading = words[:k]
+        if heading[0][:1].isupper() and heading[-1] not in _HEADING_JOINERS and all(map(_heading_word, heading)):
+            return " ".join(words[k:])
+    return sentence
+
+
+def unflattened_list(sentence: str) -> list[str]:
+    """A lead-in whose list items lost their line breaks ("include: Shortness of breath
+    Dizziness Headache Pale skin These signs ...") as "Lead: a; b; c." and the sentence
+    run in after the list; any other sentence unchanged. Items keep their source spelling,
+    so the source card can still find them."""
+    head, colon, rest = sentence.partition(": ")
+    if not colon or not rest[:1].isupper() or not _LIST_CUE.search(head) or rest.endswith("?") or "et al" in rest:
+        return [sentence]
+    items: list[list[str]] = []
+    for word in rest.split(" "):
+        last = items[-1][-1] if items else ""
+        starts_item = word[:1].isupper() and (not items or (last not in _HEADING_JOINERS
+                                                             and (last[-1:].isalnum() or last[-1:] == ")")))
+        if starts_item:
+            items.append([word])
+        else:
+            items[-1].append(word)
+    end = next((i for i, item in enumerate(items)
+                if i and (item[0] in _SENTENCE_OPENERS or len(item) > _MAX_ITEM_WORDS)), len(items))
+    tail = " ".join(w for item in items[end:] for w in item)
+    items = items[:end]
+    if len(items) < _MIN_FLAT_ITEMS or len(items[0]) > _MAX_ITEM_WORDS:
+        return [sentence]
+    if all(w[:1].isupper() or w in _HEADING_JOINERS for i in items for w in i):   # a name ("NIH: National Institute of ...")
+        return [sentence]
+    listed = "; ".join(" ".join(i).rstrip(" .;,") for i in items)
+    return [f"{head}: {listed}."] + ([tail] if tail else [])
+
+
+def _restored(sentence: str) -> list[str]:
+    sentence = _LINK_TEXT.sub("", sentence)
+    return unflattened_list(without_heading(sentence)) if sentence else []
 
 
 def evidence_from(documents: Sequence) -> list[Evidence]:

@@ -146,3 +146,18 @@ def test_a_korean_answer_quotes_more_english_only_while_it_stays_korean_enough()
     closing = Support(texts("ko")["disclaimer"], kind="notice")
     shown = composer.render_composition([], lead, [s for _, s in kept], closing, "ko")
     assert hangul_share(shown) >= composer.KO_MIN_HANGUL
+
+
+def test_a_restatement_from_another_source_is_not_quoted_twice(minilm):
+    first = Passage("kb/a", "Warning Signs of Anemia The most common sign of anemia is tiredness. Other signs of "
+                    "anemia include: Shortness of breath Dizziness Headache Pale skin These signs come from too "
+                    "little oxygen.", title="Anemia")
+    second = Passage("kb/b", "Anemia can also cause shortness of breath, dizziness, headache and pale skin. "
+                     "Iron pills treat anemia caused by low iron.", title="Anemia signs")
+    slots = {"conditions": [{"name": "anemia", "concept_id": "C0002871"}]}
+    composition = compose(question="What are the symptoms of anemia?", language="en", slots=slots,
+                          documents=[first, second], checker=SupportChecker(minilm))
+    sourced = [s.text for s in composition.sentences if s.kind == "sourced"]
+    assert "Other signs of anemia include: Shortness of breath; Dizziness; Headache; Pale skin." in sourced
+    assert not any(s.startswith("Anemia can also cause") for s in sourced)
+    assert not any("Warning Signs" in s for s in sourced)

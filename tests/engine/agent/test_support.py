@@ -31,6 +31,33 @@ def test_passage_units_join_a_bullet_list_to_its_lead_in():
         "You may get gout if you: Are a man; Drink alcohol."
 
 
+def test_a_section_heading_run_into_a_sentence_is_left_out():
+    units = passage_units("Anemia has many types. Warning Signs of Anemia The most common sign is tiredness. "
+                          "Type 2 Diabetes Your body does not use insulin well. "
+                          "Signs of Liver Disease Jaundice Jaundice is a yellow colour of the skin.")
+    assert units == ["Anemia has many types.", "The most common sign is tiredness.",
+                     "Your body does not use insulin well.", "Jaundice is a yellow colour of the skin."]
+    assert passage_units("Espaol Anemia is a low red cell count. (Click the chart to see the stages.) A count "
+                         "below 12 is low.") == ["Anemia is a low red cell count.", "A count below 12 is low."]
+    assert passage_units("The National Institutes of Health funds research.") == \
+        ["The National Institutes of Health funds research."]
+
+
+def test_a_list_that_lost_its_line_breaks_is_restored_and_the_next_sentence_kept_apart():
+    units = passage_units("Other signs may include: Shortness of breath Dizziness Cold hands and feet Pale skin "
+                          "These signs occur because the heart works harder.")
+    assert units == ["Other signs may include: Shortness of breath; Dizziness; Cold hands and feet; Pale skin.",
+                     "These signs occur because the heart works harder."]
+
+
+def test_names_titles_and_references_after_a_colon_are_not_taken_for_lists():
+    for text in ("Contact NIH: National Institute of Diabetes and Digestive and Kidney Diseases.",
+                 "See the page below: How Is Anemia Treated?",
+                 "Sources are listed below: Siegel JD, Rhinehart E, Jackson M, et al.",
+                 "The answer is: Rest helps most people recover within a week."):
+        assert passage_units(text) == [text]
+
+
 def test_a_source_sentence_and_a_close_paraphrase_are_supported_and_cited(minilm):
     checker = SupportChecker(minilm)
     verdicts = guard("Gout happens when uric acid builds up in the body. "
@@ -98,3 +125,36 @@ def test_the_strict_check_keeps_a_faithful_sentence_and_checks_the_subject():
     swapped = "The arteries are the force of blood pushing against the walls of blood pressure."
     assert strict_support(swapped, evidence) == (None, "its subject is not the subject of the source sentence")
     assert subject_stems("High blood pressure is common.") == {"high", "blood", "pressur"}
+
+
+def test_the_model_writer_says_once_that_it_left_sentences_out(minilm):
+    """Control flow with a scripted model: one supported sentence is kept and cited, the
+    wrong claim is dropped, and the answer carries one notice marked as the left-out note
+    (the desktop hides that line behind its own note with the count)."""
+    from engine.agent.state import TurnState
+    from engine.agent.support import LEFT_OUT
+    from engine.agent.writer import write_answer
+    from engine.llm.fake import FakeLLM
+    from engine.settings import Settings
+    from tests.engine.agent.fakes import make_services
+
+    settings = Settings()
+    settings = settings.model_copy(update={"answer": settings.answer.model_copy(
+        update={"writer": "model", "support_check": True})})
+    llm = FakeLLM().enqueue("Gout happens when uric acid builds up in the body and forms crystals in a joint. "
+                            "Gout is caused by a virus that spreads between people.")
+    services = make_services(llm, settings=settings)
+    services.embedder = minilm
+    state = TurnState(text="What causes gout?", documents=[GOUT])
+    writer = write_answer(state, services, [{"role": "user", "content": "What causes gout?"}], 64,
+                          stream=None, about_patient=False)
+    while True:
+        try:
+            next(writer)
+        except StopIteration as stop:
+            written = stop.value
+            break
+    notices = [s for s in written.sentences if s.kind == "notice" and s.reason == LEFT_OUT]
+    assert len(notices) == 1 and notices[0].text in written.text
+    assert "uric acid builds up in the body and forms crystals in a joint. [1]" in written.text
+    assert "virus" not in written.text
