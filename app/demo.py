@@ -94,8 +94,8 @@ def demo_sentences(language: str) -> list[dict]:
         {"text": DEMO_LEFT_OUT[language], "source": None, "support": 0.31, "kind": "sourced",
          "reason": "'non-penicillin' is not in the source" if language == "en" else "no matching sentence",
          "source_sentence": passages[0].split(". ")[0] + "."},
-        *({"text": note, "source": None, "support": None, "kind": "notice", "reason": "", "source_sentence": None}
-          for note in DEMO_NOTES[language]),
+        *({"text": note, "source": None, "support": None, "kind": "notice", "reason": reason, "source_sentence": None}
+          for note, reason in zip(DEMO_NOTES[language], ("left out", ""))),
     ]
 
 

@@ -53,6 +53,9 @@ def text_language(text: str) -> str:
     return "ko" if any("\uac00" <= ch <= "\ud7a3" for ch in text) else "en"
 
 
+LEFT_OUT_NOTICE = "left out"   # the `reason` the engine gives its "sentences were left out" notice
+
+
 def support_findings(result: dict, threshold: float = DEFAULT_SUPPORT_THRESHOLD) -> dict:
     """What the support check found about a finished answer: `dropped` (sentences it left
     out), `weak` (shown sourced sentences under the threshold or without a source) and
@@ -260,11 +263,15 @@ class TurnView(QFrame):
         self.answer.setVisible(bool(shown.strip()) or not self.text.strip())
 
     def shown_text(self) -> str:
-        """The answer without the lines that repeat an emergency banner above it: the
-        emergency path answers with the same guidance the red banner already shows."""
+        """The answer without the lines that repeat what is shown beside it: an emergency
+        banner's guidance (the emergency path answers with it), and the engine's notice that
+        sentences were left out when the support note under the answer says so with the count."""
         repeats = {" ".join(str(text).split())
                    for alert in self.alerts if alert_level(alert) == "emergency"
                    for text in (alert_message(alert), *(alert.get("messages") or {}).values()) if text}
+        if self.result is not None and support_findings(self.result, self.support_threshold)["dropped"]:
+            repeats |= {" ".join(str(r.get("text") or "").split()) for r in self.sentence_records()
+                        if r.get("kind") == "notice" and r.get("reason") == LEFT_OUT_NOTICE}
         if not repeats:
             return self.text
         kept = [line for line in self.text.split("\n") if " ".join(line.split()) not in repeats]

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from engine.agent import answer_framing as framing
 from engine.agent.composer import Composition, compose
 from engine.agent.prompting import clean_citations, safety_prompt
-from engine.agent.support import (ALERT, NOTICE, SOURCED, Support, SupportChecker, evidence_from, guard,
+from engine.agent.support import (ALERT, LEFT_OUT, NOTICE, SOURCED, Support, SupportChecker, evidence_from, guard,
                                   strict_support)
 from engine.clinical.slot_model import CONCEPT_SLOTS
 from engine.errors import GenerationCancelled
@@ -179,7 +179,7 @@ def write_answer(state, services, messages: list[dict], max_tokens: int, stream,
         yield from _pieces(composition.text)
         return Written(composition.text, sentences, writer, cancelled, decisions + composition.decisions)
     body = " ".join(f"{s.text} [{s.source}]" for s in kept)
-    notes = [Support(framing.texts(state.language)["weak"], kind=NOTICE)] if dropped else []
+    notes = [Support(framing.texts(state.language)["weak"], kind=NOTICE, reason=LEFT_OUT)] if dropped else []
     answer = "\n\n".join([body, *[n.text for n in notes]]) if body else text.strip()
     yield from _pieces(answer)
     return Written(answer, [*checked, *notes], writer, cancelled, decisions)

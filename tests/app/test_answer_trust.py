@@ -10,7 +10,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QColor
 
 from app.citations import citation_target, link_citations, sentence_markers
-from app.demo import DEMO_LEFT_OUT, DEMO_QUESTION, DEMO_SOURCES, EMERGENCY_MESSAGES
+from app.demo import DEMO_LEFT_OUT, DEMO_NOTES, DEMO_QUESTION, DEMO_SOURCES, EMERGENCY_MESSAGES
 from app.dialogs.about import AboutDialog
 from app.panels.chat import AlertBanner, TurnView, support_findings
 from app.panels.sources import SENTENCE_COLOUR, SourcesPanel, locate
@@ -46,6 +46,9 @@ def test_a_weakly_supported_answer_says_so_in_the_chat_and_the_trace(qtbot, ui_l
                                  "(see the Trace tab).", 1)
     assert view.support_note.isVisible() and view.support_note.text() == note
     assert ("left out" in note) == (language == "en") and ("출처" in note) == (language == "ko")
+    assert DEMO_NOTES[language][0] in view.text, "copy and export keep the whole answer"
+    assert DEMO_NOTES[language][0] not in view.answer.text(), "the note says it once, with the count"
+    assert DEMO_NOTES[language][1] in view.answer.text()
 
     trace = workspace.trace
     assert trace.dropped.isVisibleTo(trace)

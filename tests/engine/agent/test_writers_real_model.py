@@ -74,6 +74,13 @@ def test_model_writer_keeps_only_supported_sentences(fixture_kb, minilm, clinica
         else:
             assert f"{record['text']} [{record['source']}]" in result["answer"]
     assert any("answer:" in d for d in result["trace"]["decisions"])
+    sourced = [r for r in records if r["kind"] == "sourced"]
+    left_out = [r for r in records if r["kind"] == "notice" and r["reason"] == "left out"]
+    composed = any("the composer's answer is given" in d for d in result["trace"]["decisions"])
+    kept_some_dropped_some = (not composed and any(r["source"] for r in sourced)
+                              and any(r["source"] is None for r in sourced))
+    assert len(left_out) == (1 if kept_some_dropped_some else 0)
+    assert all(r["text"] in result["answer"] for r in left_out)
 
 
 @pytest.mark.real_model
