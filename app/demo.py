@@ -1,6 +1,8 @@
 """An in-memory demo of the engine facade, for `chartside --screenshot` and GUI tests.
 
-`DemoEngine` has the same methods as `engine.facade.Engine` but keeps the vault, patients,
+`DemoEngine` has the shape of `engine.facade.Engine`: the same cross-area methods and the
+same areas (`demo.patients`, `demo.kb`, `demo.models`, `demo.turns`, small classes below
+with the method names of engine/managers/ that the GUI calls). It keeps the vault, patients,
 turns and profile in memory (nothing is written, so no PHI can reach a plain file) and
 answers from a short script. It exists so that release checks can photograph the window
 with a conversation in it without models, indexes or a passphrase prompt. It is never
@@ -13,7 +15,6 @@ import itertools
 import time
 from datetime import datetime, timezone
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Callable, Iterator
 
 from engine.errors import InputError, VaultError, WrongPassphrase
@@ -111,14 +112,48 @@ def _language(text: str) -> str:
 
 
 class DemoEngine:
-    """Facade-compatible, in-memory, scripted. See the module docstring."""
+    """The facade's shape, in memory and scripted (see the module docstring): what spans the
+    areas here (`settings`, `update_settings`, `warm_up`, `ask`, `close`, `pipeline_mermaid`),
+    the rest in `patients`, `kb`, `models` and `turns`, with the method names of the
+    managers in engine/managers/ that the GUI calls."""
 
     def __init__(self, settings: Settings | None = None, *, token_delay: float = 0.0):
         self.settings = settings or Settings()
-        self.token_delay = token_delay
+        self.token_delay = token_delay  # seconds per streamed word and per added document
+        self.patients = DemoPatients()
+        self.kb = DemoKnowledge(self)
+        self.models = DemoModels(self)
+        self.turns = DemoTurns(self)
+        self.patients.listeners.append(self.turns)
+
+    def update_settings(self, settings: Settings) -> None:
+        self.settings = settings
+
+    def warm_up(self, progress: Progress = None) -> dict:
+        """Nothing to load; reports the engine's steps so the status bar shows them."""
+        steps = ("model", "knowledge", "embedder", "clinical")
+        for done, step in enumerate((*steps, "ready")):
+            if progress:
+                progress(done, len(steps), step)
+        return {"loaded": list(steps), "notes": [], "seconds": {step: 0.0 for step in steps}}
+
+    def ask(self, text: str, **kwargs) -> Iterator[Event]:
+        return self.turns.ask(text, **kwargs)
+
+    def pipeline_mermaid(self) -> str:
+        return Engine.pipeline_mermaid()
+
+    def close(self) -> None:
+        self.patients.lock()
+
+
+class DemoPatients:
+    """`engine.patients`: the vault (a passphrase held in memory), patients, sessions, their
+    turns and the profile facts; every change is appended to `audit`."""
+
+    def __init__(self):
         self._passphrase: str | None = None
         self._locked = True
-        self._cancelled = False
         self._ids = itertools.count(1)
         self._patients: dict[str, dict] = {}
         self._sessions: dict[str, dict] = {}
@@ -126,15 +161,9 @@ class DemoEngine:
         self._facts: dict[str, dict] = {}
         self._demographics: dict[str, dict] = {}
         self.audit: list[tuple[str, str]] = []
-        # The default MedQuAD index's size, so demo screenshots show a realistic knowledge base.
-        self._kb = {"documents": 17925, "chunks": 29485, "embedding_model": self.settings.embedding.model}
-        self.models = SimpleNamespace(installed=self._installed_models)  # the facade's `engine.models` area
+        self.listeners: list = []  # told `vault_locked()`, as the engine's turns area is
 
-    # -- settings ------------------------------------------------------------------------
-    def update_settings(self, settings: Settings) -> None:
-        self.settings = settings
-
-    # -- vault ---------------------------------------------------------------------------
+    # -- the vault -------------------------------------------------------------------------
     def vault_exists(self) -> bool:
         return self._passphrase is not None
 
@@ -152,7 +181,8 @@ class DemoEngine:
         self._locked = False
 
     def lock(self) -> None:
-        self._cancelled = True
+        for listener in self.listeners:
+            listener.vault_locked()
         self._locked = True
 
     @property
@@ -184,11 +214,11 @@ class DemoEngine:
         return dict(patient)
 
     def rename_patient(self, patient_id: str, name: str) -> None:
-        self._patient(patient_id).update(name=name.strip(), updated=_now())
+        self.patient(patient_id).update(name=name.strip(), updated=_now())
         self.audit.append(("rename_patient", patient_id))
 
     def delete_patient(self, patient_id: str) -> None:
-        self._patient(patient_id)
+        self.patient(patient_id)
         del self._patients[patient_id]
         for session_id in [s for s, row in self._sessions.items() if row["patient_id"] == patient_id]:
             del self._sessions[session_id]
@@ -197,7 +227,8 @@ class DemoEngine:
             del self._facts[fact_id]
         self.audit.append(("delete_patient", patient_id))
 
-    def _patient(self, patient_id: str) -> dict:
+    def patient(self, patient_id: str) -> dict:
+        """The patient's row (for the demo's turns too), or InputError."""
         self._require_unlocked()
         if patient_id not in self._patients:
             raise InputError(f"no patient {patient_id}", user_message="That patient no longer exists.")
@@ -207,12 +238,12 @@ class DemoEngine:
         return self.list_sessions(patient_id)
 
     def list_sessions(self, patient_id: str) -> list[dict]:
-        self._patient(patient_id)
+        self.patient(patient_id)
         rows = [dict(s) for s in self._sessions.values() if s["patient_id"] == patient_id]
         return rows[::-1]
 
     def new_session(self, patient_id: str) -> dict:
-        self._patient(patient_id)
+        self.patient(patient_id)
         session = {"id": self._next_id("s"), "patient_id": patient_id, "started": _now(), "title": ""}
         self._sessions[session["id"]] = session
         self._turns[session["id"]] = []
@@ -229,9 +260,21 @@ class DemoEngine:
         self._require_unlocked()
         return [dict(t) for t in self._turns.get(session_id, [])]
 
+    def turn_log(self, session_id: str | None) -> list[dict]:
+        """The list a demo turn of `session_id` is appended to (a throw-away one without a session)."""
+        return self._turns.setdefault(session_id, []) if session_id else []
+
+    def turn_added(self, patient_id: str | None, session_id: str | None, text: str) -> None:
+        """A demo turn was answered: a new conversation takes its question as title."""
+        session = self._sessions.get(session_id) if session_id else None
+        if session is not None and not session["title"]:
+            session["title"] = text[:40]
+        if patient_id:
+            self._patients[patient_id]["updated"] = _now()
+
     # -- profile ---------------------------------------------------------------------------
     def profile(self, patient_id: str) -> dict:
-        self._patient(patient_id)
+        self.patient(patient_id)
         slots: dict = {"demographics": dict(self._demographics.get(patient_id, {})), "demographics_provenance": {},
                        "conditions": [], "symptoms": [], "medications": [], "allergies": [], "contraindications": [],
                        "vitals": [], "labs": []}
@@ -271,7 +314,7 @@ class DemoEngine:
                                                "mentions": 1},
                                 **values}
 
-    def _extract(self, patient_id: str, turn: int, text: str) -> None:
+    def extract(self, patient_id: str, turn: int, text: str) -> None:
         """A tiny keyword extractor so the demo profile fills in (the real one is MedCAT)."""
         lowered = text.casefold()
         if "58" in text:
@@ -292,18 +335,52 @@ class DemoEngine:
             span = "열이 나는데" if "열이" in text else "fever"
             self._add_fact(patient_id, "symptoms", turn, span, name="Fever", concept_id="C0015967", text=span)
 
-    # -- turns -----------------------------------------------------------------------------
+    # -- export ------------------------------------------------------------------------------
+    def export_conversation(self, session_id: str, path: str, fmt: str = "md") -> None:
+        self._require_unlocked()
+        if fmt != "md":
+            raise InputError(f"{fmt} export", user_message="The demo exports Markdown only.")
+        lines = ["# Conversation", ""]
+        for turn in self._turns.get(session_id, []):
+            lines += [f"**Q:** {turn['user']}", "", turn["answer"], ""]
+        Path(path).write_text("\n".join(lines), encoding="utf-8")
+
+    def export_patient(self, patient_id: str, path: str, fmt: str = "json") -> None:
+        import json
+
+        patient = self.patient(patient_id)
+        if fmt == "json":
+            Path(path).write_text(json.dumps({"patient": patient, "profile": self.profile(patient_id)},
+                                             ensure_ascii=False, indent=2), encoding="utf-8")
+        elif fmt == "md":
+            Path(path).write_text(f"# {patient['name']}\n", encoding="utf-8")
+        else:
+            raise InputError(f"{fmt} export", user_message="The demo exports JSON and Markdown only.")
+
+
+class DemoTurns:
+    """`engine.turns`: the scripted answer, streamed word by word (`token_delay` apart), and
+    its cancellation (by `cancel` or by locking the vault)."""
+
+    def __init__(self, engine: DemoEngine):
+        self._engine = engine
+        self._cancelled = False
+
     def cancel(self) -> None:
+        self._cancelled = True
+
+    def vault_locked(self) -> None:
         self._cancelled = True
 
     def ask(self, text: str, *, patient_id: str | None = None, session_id: str | None = None,
             mode: str | None = None) -> Iterator[Event]:
+        patients, settings = self._engine.patients, self._engine.settings
         if patient_id is not None:
-            self._patient(patient_id)
+            patients.patient(patient_id)
         self._cancelled = False
         language = _language(text)
-        mode = mode or self.settings.mode
-        turns = self._turns.setdefault(session_id, []) if session_id else []
+        mode = mode or settings.mode
+        turns = patients.turn_log(session_id)
         timings: dict[str, float] = {}
         yield Status("Loading the language model…")
         demo = any(word in text.casefold() for word in ("amoxicillin", "아목시실린"))
@@ -315,7 +392,7 @@ class DemoEngine:
                 break
             yield NodeStarted(node)
             if node == "store_memory" and patient_id:
-                self._extract(patient_id, len(turns) + 1, text)
+                patients.extract(patient_id, len(turns) + 1, text)
             timings[node] = 1.0 + len(node) / 10
             yield NodeFinished(node, timings[node], {})
         if mode == "agent":
@@ -331,8 +408,8 @@ class DemoEngine:
         for word in answer.split(" "):
             if self._cancelled:
                 break
-            if self.token_delay:
-                time.sleep(self.token_delay)
+            if self._engine.token_delay:
+                time.sleep(self._engine.token_delay)
             piece = word if not pieces else " " + word
             pieces.append(piece)
             yield Token(piece)
@@ -347,27 +424,29 @@ class DemoEngine:
         result = {
             "answer": "".join(pieces).strip(), "alerts": alerts, "sources": sources,
             "sentences": [{k: record[k] for k in ("text", "source", "support", "kind")} for record in support],
-            "trace": {"support": support, "language": language, "mode": mode, "model": self.settings.llm.generate_model, "nodes": list(nodes),
+            "trace": {"support": support, "language": language, "mode": mode, "model": settings.llm.generate_model, "nodes": list(nodes),
                       "cache_hit": False, "query_complexity": "moderate" if demo else "simple",
                       "dynamic_k": 8 if demo else 3, "iterations": 1, "quality_score": 0.78 if demo else None,
                       "quality": {"grounding": 0.8, "completeness": 0.75, "accuracy": 0.78} if demo else {},
                       "prompt_tokens": 1630, "completion_tokens": len(pieces),
-                      "budget": {"total": self.settings.context.total_budget,
-                                 "reserve": self.settings.context.generation_reserve},
+                      "budget": {"total": settings.context.total_budget,
+                                 "reserve": settings.context.generation_reserve},
                       "cancelled": self._cancelled,
                       "timings_ms": timings},
         }
         if session_id:
             turns.append({"user": text, **result})
-            session = self._sessions.get(session_id)
-            if session is not None and not session["title"]:
-                session["title"] = text[:40]
-        if patient_id:
-            self._patients[patient_id]["updated"] = _now()
+        patients.turn_added(patient_id, session_id, text)
         yield Done(result)
 
-    # -- models and device -------------------------------------------------------------------
-    def _installed_models(self) -> list[dict]:
+
+class DemoModels:
+    """`engine.models`: the installed models of the manifest, adding a GGUF file, the device."""
+
+    def __init__(self, engine: DemoEngine):
+        self._engine = engine
+
+    def installed(self) -> list[dict]:
         from engine.models import load_manifest
 
         rows = []
@@ -379,7 +458,7 @@ class DemoEngine:
             rows.append({**entry.to_dict(), "verified": present})
         return rows
 
-    def add_model(self, path: str, roles: list[str], progress: Progress = None) -> dict:
+    def add(self, path: str, roles: list[str], progress: Progress = None) -> dict:
         file = Path(path)
         if file.suffix.lower() != ".gguf" or not file.is_file():
             raise InputError(f"{path} is not a GGUF file", user_message="Choose a .gguf model file.")
@@ -387,73 +466,46 @@ class DemoEngine:
             progress(1, 1, file.name)
         return {"name": file.stem, "kind": "gguf", "roles": list(roles), "path": str(file), "verified": True}
 
-    def warm_up(self, progress: Progress = None) -> dict:
-        """Nothing to load; reports the engine's steps so the status bar shows them."""
-        steps = ("model", "knowledge", "embedder", "clinical")
-        for done, step in enumerate((*steps, "ready")):
-            if progress:
-                progress(done, len(steps), step)
-        return {"loaded": list(steps), "notes": [], "seconds": {step: 0.0 for step in steps}}
-
     def device_info(self) -> dict:
-        return {"backend": "CPU", "gpu_offload": False, "n_gpu_layers": self.settings.llm.n_gpu_layers,
-                "threads": self.settings.llm.n_threads or 2, "model": self.settings.llm.generate_model}
+        llm = self._engine.settings.llm
+        return {"backend": "CPU", "gpu_offload": False, "n_gpu_layers": llm.n_gpu_layers,
+                "threads": llm.n_threads or 2, "model": llm.generate_model}
 
-    # -- knowledge base ----------------------------------------------------------------------
-    def kb_stats(self) -> dict:
-        return dict(self._kb)
 
-    def kb_add(self, paths: list[str], progress: Progress = None, cancel=None, allow_patient_data: bool = False) -> dict:
+class DemoKnowledge:
+    """`engine.kb`: counts only (those of the default MedQuAD index at the start, so the
+    screenshots show a realistic knowledge base); adding takes `token_delay` per document."""
+
+    def __init__(self, engine: DemoEngine):
+        self._engine = engine
+        self._counts = {"documents": 17925, "chunks": 29485, "embedding_model": engine.settings.embedding.model}
+
+    def stats(self) -> dict:
+        return dict(self._counts)
+
+    def add(self, paths: list[str], progress: Progress = None, cancel=None, allow_patient_data: bool = False) -> dict:
         added = 0
         for index, path in enumerate(paths, start=1):
             if cancel is not None and cancel.cancelled:
                 break
-            if self.token_delay:
-                time.sleep(self.token_delay)
+            if self._engine.token_delay:
+                time.sleep(self._engine.token_delay)
             added += 1
             if progress:
                 progress(index, len(paths), Path(path).name)
-        self._kb["documents"] += added
-        self._kb["chunks"] += added * 3
+        self._counts["documents"] += added
+        self._counts["chunks"] += added * 3
         return {"added": added, "cancelled": bool(cancel is not None and cancel.cancelled)}
 
-    def kb_remove(self, doc_ids_or_paths: list[str]) -> None:
-        self._kb["documents"] = max(0, self._kb["documents"] - len(doc_ids_or_paths))
+    def remove(self, doc_ids_or_paths: list[str]) -> None:
+        self._counts["documents"] = max(0, self._counts["documents"] - len(doc_ids_or_paths))
 
-    def kb_rebuild(self, progress: Progress = None, cancel=None) -> dict:
+    def rebuild(self, progress: Progress = None, cancel=None) -> dict:
         if progress:
             progress(1, 1, "rebuilt")
-        return dict(self._kb)
+        return dict(self._counts)
 
-    def kb_export(self, path: str, progress: Progress = None, cancel=None) -> dict:
+    def export(self, path: str, progress: Progress = None, cancel=None) -> dict:
         raise InputError("demo export", user_message="The demo has no knowledge base to export or import.")
 
-    kb_import = kb_export
-
-    # -- export ------------------------------------------------------------------------------
-    def export_conversation(self, session_id: str, path: str, fmt: str = "md") -> None:
-        self._require_unlocked()
-        if fmt != "md":
-            raise InputError(f"{fmt} export", user_message="The demo exports Markdown only.")
-        lines = ["# Conversation", ""]
-        for turn in self._turns.get(session_id, []):
-            lines += [f"**Q:** {turn['user']}", "", turn["answer"], ""]
-        Path(path).write_text("\n".join(lines), encoding="utf-8")
-
-    def export_patient(self, patient_id: str, path: str, fmt: str = "json") -> None:
-        import json
-
-        patient = self._patient(patient_id)
-        if fmt == "json":
-            Path(path).write_text(json.dumps({"patient": patient, "profile": self.profile(patient_id)},
-                                             ensure_ascii=False, indent=2), encoding="utf-8")
-        elif fmt == "md":
-            Path(path).write_text(f"# {patient['name']}\n", encoding="utf-8")
-        else:
-            raise InputError(f"{fmt} export", user_message="The demo exports JSON and Markdown only.")
-
-    def pipeline_mermaid(self) -> str:
-        return Engine.pipeline_mermaid()
-
-    def close(self) -> None:
-        self._locked = True
+    import_bundle = export

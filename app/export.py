@@ -54,7 +54,7 @@ def _export(parent: QWidget, runner: EngineRunner, method, target: object, title
 def export_conversation(parent: QWidget, runner: EngineRunner, engine, session_id: object, *,
                         path: str | None = None, fmt: str | None = None,
                         done: Callable[[str], None] | None = None) -> None:
-    _export(parent, runner, engine.export_conversation, session_id,
+    _export(parent, runner, engine.patients.export_conversation, session_id,
             QCoreApplication.translate("Export", "Export conversation"), "conversation.md",
             CONVERSATION_FORMATS, "md", path, fmt, done)
 
@@ -62,6 +62,6 @@ def export_conversation(parent: QWidget, runner: EngineRunner, engine, session_i
 def export_patient(parent: QWidget, runner: EngineRunner, engine, patient_id: object, *,
                    path: str | None = None, fmt: str | None = None,
                    done: Callable[[str], None] | None = None) -> None:
-    _export(parent, runner, engine.export_patient, patient_id,
+    _export(parent, runner, engine.patients.export_patient, patient_id,
             QCoreApplication.translate("Export", "Export patient record"), "patient.pdf",
             PATIENT_FORMATS, "json", path, fmt, done)

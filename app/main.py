@@ -62,7 +62,7 @@ class Shell(QObject):
 
     def shutdown(self) -> None:
         """Stop a running turn, then close the engine on its own worker thread."""
-        self.engine.cancel()
+        self.engine.turns.cancel()
         self.runner.call(self, self.engine.close)
         self.runner.wait(SHUTDOWN_WAIT_MS)
 

@@ -137,7 +137,7 @@ class MainWindow(QMainWindow):
     # -- start-up --------------------------------------------------------------------------
     def start(self) -> None:
         """Ask the engine (in a worker) whether a store exists, then warm it up."""
-        if self.engine.is_locked:
+        if self.engine.patients.is_locked:
             self.unlock_page.vault_checked.connect(self._first_warm_up)
             self.unlock_page.check_vault()
         else:
@@ -200,11 +200,11 @@ class MainWindow(QMainWindow):
         self.refresh_knowledge_state()
 
     def refresh_device(self) -> None:
-        self.runner.call(self, self.engine.device_info, on_result=self._show_device, lane="background",
+        self.runner.call(self, self.engine.models.device_info, on_result=self._show_device, lane="background",
                          on_error=lambda _exc: self.device_label.setText(self.tr("Model: unavailable")))
 
     def refresh_knowledge_state(self) -> None:
-        self.runner.call(self, self.engine.kb_stats, on_result=self._show_knowledge_state, lane="background",
+        self.runner.call(self, self.engine.kb.stats, on_result=self._show_knowledge_state, lane="background",
                          on_error=self._knowledge_state_failed)
 
     def _show_knowledge_state(self, stats: dict) -> None:
@@ -276,7 +276,7 @@ class MainWindow(QMainWindow):
         retire(workspace)
         self.unlock_page.set_mode(create=False)
         self._update_actions()
-        self.runner.call(self, self.engine.lock, on_result=lambda _r: self.locked.emit())
+        self.runner.call(self, self.engine.patients.lock, on_result=lambda _r: self.locked.emit())
 
     def _clear_copied_answer(self, workspace: Workspace) -> None:
         clipboard = QGuiApplication.clipboard()

@@ -84,7 +84,8 @@ class UnlockPage(QWidget):
     def check_vault(self) -> None:
         """Ask the engine whether a store exists, then show create or unlock."""
         self.button.setEnabled(False)
-        self._runner.call(self, self._engine.vault_exists, on_result=lambda exists: self.set_mode(create=not exists),
+        self._runner.call(self, self._engine.patients.vault_exists,
+                          on_result=lambda exists: self.set_mode(create=not exists),
                           on_error=self._failed, on_finished=self.vault_checked.emit)
 
     def set_mode(self, *, create: bool) -> None:
@@ -144,7 +145,7 @@ class UnlockPage(QWidget):
         self.confirmation.clear()
         self.button.setEnabled(False)
         self.button.setText(self.tr("Opening…"))
-        self._runner.call(self, self._engine.unlock, passphrase, create=self._create,
+        self._runner.call(self, self._engine.patients.unlock, passphrase, create=self._create,
                           on_result=self._opened, on_error=self._failed)
 
     def _opened(self, _result: object) -> None:

@@ -2,19 +2,27 @@
 
 It composes a `ServiceContainer` (engine/container.py: the language model, the embedder and
 the clinical rules, each built lazily from settings) and the per-area managers of
-engine/managers/, each owning its state and its lock:
+engine/managers/, each owning its state and its lock. Callers reach an area through its
+manager, as a GUI reaches a collection's parts through its managers:
 
-- `engine.patients`: the encrypted vault, patients, sessions, profile facts, exports;
-- `engine.kb`: the one open knowledge base and its search service;
-- `engine.models`: installed models, the device, the clinic model server;
-- `engine.turns`: answering a turn, cancelling it, the response cache.
+- `engine.patients`: the encrypted vault, patients, sessions, profile facts, exports
+  (`engine.patients.unlock(...)`, `engine.patients.create_patient(...)`);
+- `engine.kb`: the one open knowledge base and its search service (`engine.kb.add(...)`,
+  `engine.kb.stats()`, `engine.kb.search`);
+- `engine.models`: installed models, the device, the clinic model server
+  (`engine.models.device_info()`, `engine.models.check_remote()`);
+- `engine.turns`: answering a turn, cancelling it, the response cache
+  (`engine.turns.cancel()`, `engine.turns.cache_stats()`).
 
-The engine itself keeps what spans areas (settings, warm-up, closing) and the flat methods
-the GUI and the commands call, each a one-line delegation to its area. Every method is a
-plain blocking call or a generator of `engine.events`; the GUI runs them in worker threads.
-Without a built knowledge base the agent still answers and says so in the trace; without an
-unlocked vault a turn runs against an in-process memory that is never written anywhere.
-The layers and one turn's data flow: docs/ARCHITECTURE.md.
+The engine itself keeps only what spans areas: the settings (`settings`, `update_settings`,
+which resets the services and areas that depend on them), the shared services of the
+container (`llm`, `clinical`, `embedder`, `service_notes`), `warm_up`, `close`, the
+documentation's `pipeline_mermaid`, and `ask`: the one convenience, kept because every
+caller (GUI, commands, benchmarks, tests) starts a turn with it; it is `engine.turns.ask`.
+Every method is a plain blocking call or a generator of `engine.events`; the GUI runs them
+in worker threads. Without a built knowledge base the agent still answers and says so in
+the trace; without an unlocked vault a turn runs against an in-process memory that is never
+written anywhere. The layers and one turn's data flow: docs/ARCHITECTURE.md.
 """
 
 from __future__ import annotations
@@ -28,10 +36,7 @@ from typing import Callable, Iterator
 
 from engine.agent.pipeline import pipeline_mermaid
 from engine.agent.prompting import safety_prompt as system_prompt
-from engine.agent.services import AgentServices
-from engine.cancel import CancelToken
 from engine.container import UNSET, ServiceContainer
-from engine.errors import ModelUnavailable
 from engine.events import Event
 from engine.llm.types import ChatMessage
 from engine.managers.knowledge import KnowledgeManager
@@ -93,26 +98,14 @@ class Engine:
         return self.container.embedder
 
     @property
-    def knowledge(self):
-        """The retrieval service, or None when the knowledge base is not built."""
-        return self.kb.search
-
-    @property
     def service_notes(self) -> list[str]:
         return self.container.notes
 
-    @property
-    def cache(self):
-        return self.turns.cache
-
-    def services(self, memory, settings: Settings | None = None, *,
-                 llm_unavailable: ModelUnavailable | None = None) -> AgentServices:
-        return self.turns.services(memory, settings, llm_unavailable=llm_unavailable)
-
     def close(self) -> None:
+        """Release the services and the knowledge base, then lock the vault (`engine.patients.lock`)."""
         self.container.close()
         self.kb.close()
-        self.lock()
+        self.patients.lock()
 
     # -- warm-up -----------------------------------------------------------------------
     def warm_up(self, progress: Progress | None = None) -> dict:
@@ -187,139 +180,13 @@ class Engine:
         clinical.warm_up()
         return True
 
-    # -- the vault (engine.patients) ---------------------------------------------------
-    def vault_path(self) -> Path:
-        return self.patients.vault_path()
-
-    def vault_exists(self) -> bool:
-        return self.patients.vault_exists()
-
-    def unlock(self, passphrase: str, create: bool = False) -> None:
-        """Open the encrypted store (raises WrongPassphrase; nothing is changed then)."""
-        self.patients.unlock(passphrase, create=create)
-
-    def lock(self) -> None:
-        """Close the store (audited as `vault.lock`) and forget everything patient-derived held
-        in memory: the response cache, the conversation memories, the scratch conversation
-        and the embedding memo of recent question texts, and wipe the language model's
-        key/value cache of the last prompt."""
-        self.patients.lock()
-
-    @property
-    def is_locked(self) -> bool:
-        return self.patients.is_locked
-
-    @property
-    def vault(self):
-        return self.patients.vault
-
-    # -- patients, sessions and the profile (engine.patients) --------------------------
-    def list_patients(self, search: str = "") -> list[dict]:
-        return self.patients.list_patients(search)
-
-    def create_patient(self, name: str) -> dict:
-        return self.patients.create_patient(name)
-
-    def rename_patient(self, patient_id: int, name: str) -> None:
-        self.patients.rename_patient(patient_id, name)
-
-    def delete_patient(self, patient_id: int) -> None:
-        self.patients.delete_patient(patient_id)
-
-    def list_sessions(self, patient_id: int) -> list[dict]:
-        return self.patients.list_sessions(patient_id)
-
-    def open_patient(self, patient_id: int) -> list[dict]:
-        return self.patients.open_patient(patient_id)
-
-    def new_session(self, patient_id: int) -> dict:
-        return self.patients.new_session(patient_id)
-
-    def rename_session(self, session_id: int, title: str) -> dict:
-        return self.patients.rename_session(session_id, title)
-
-    def session_turns(self, session_id: int) -> list[dict]:
-        return self.patients.session_turns(session_id)
-
-    def profile(self, patient_id: int) -> dict:
-        return self.patients.profile(patient_id)
-
-    def confirm_fact(self, fact_id: int) -> None:
-        self.patients.confirm_fact(fact_id)
-
-    def reject_fact(self, fact_id: int) -> None:
-        self.patients.reject_fact(fact_id)
-
-    def retract_fact(self, fact_id: int) -> None:
-        self.patients.retract_fact(fact_id)
-
-    def edit_fact(self, fact_id: int, changes: dict) -> None:
-        self.patients.edit_fact(fact_id, changes)
-
-    def export_conversation(self, session_id: int, path, fmt: str = "md") -> Path:
-        return self.patients.export_conversation(session_id, path, fmt)
-
-    def export_patient(self, patient_id: int, path, fmt: str = "json") -> Path:
-        return self.patients.export_patient(patient_id, path, fmt)
-
-    # -- turns (engine.turns) ----------------------------------------------------------
+    # -- the turn entry point (engine.turns) -------------------------------------------
     def ask(self, text: str, *, patient_id: int | None = None, session_id: int | None = None, mode: str | None = None,
             settings: Settings | None = None, history: list[ChatMessage] | None = None) -> Iterator[Event]:
-        """Answer one turn, yielding events; the last event is `Done` with the turn result."""
+        """Answer one turn, yielding events; the last event is `Done` with the turn result.
+        The one convenience the facade keeps over an area: it is `engine.turns.ask`."""
         return self.turns.ask(text, patient_id=patient_id, session_id=session_id, mode=mode, settings=settings,
                               history=history)
-
-    def cancel(self) -> None:
-        """Stop the running turn before its next token (safe from any thread)."""
-        self.turns.cancel()
-
-    def cache_stats(self) -> dict:
-        return self.turns.cache_stats()
-
-    def clear_response_cache(self) -> None:
-        self.turns.clear_response_cache()
-
-    # -- models and the model server (engine.models) -----------------------------------
-    def add_model(self, path, roles, progress: Progress | None = None) -> dict:
-        return self.models.add(path, roles, progress)
-
-    def device_info(self) -> dict:
-        return self.models.device_info()
-
-    def answered_by(self, role: str = "generate") -> dict | None:
-        return self.models.answered_by(role)
-
-    def set_remote_token(self, token: str | None) -> None:
-        self.models.set_remote_token(token)
-
-    def has_remote_token(self) -> bool:
-        return self.models.has_remote_token()
-
-    def check_remote(self, settings: Settings | None = None) -> dict:
-        return self.models.check_remote(settings)
-
-    # -- knowledge base (engine.kb) ----------------------------------------------------
-    def use_knowledge_base(self, kb) -> None:
-        self.kb.use_knowledge_base(kb)
-
-    def kb_stats(self) -> dict:
-        return self.kb.stats()
-
-    def kb_add(self, paths, progress: Progress | None = None, cancel: CancelToken | None = None,
-               allow_patient_data: bool = False) -> dict:
-        return self.kb.add(paths, progress, cancel, allow_patient_data)
-
-    def kb_export(self, path, progress: Progress | None = None, cancel: CancelToken | None = None) -> dict:
-        return self.kb.export(path, progress, cancel)
-
-    def kb_import(self, path, progress: Progress | None = None, cancel: CancelToken | None = None) -> dict:
-        return self.kb.import_bundle(path, progress, cancel)
-
-    def kb_remove(self, doc_ids_or_paths) -> list[str]:
-        return self.kb.remove(doc_ids_or_paths)
-
-    def kb_rebuild(self, progress: Progress | None = None, cancel: CancelToken | None = None) -> dict:
-        return self.kb.rebuild(progress, cancel)
 
     # -- documentation -----------------------------------------------------------------
     @staticmethod

@@ -148,7 +148,7 @@ class KnowledgeBaseDialog(QDialog):
     # -- stats -----------------------------------------------------------------------------
     def refresh(self) -> None:
         self.state.setText(self.tr("Reading…"))
-        self._runner.call(self, self._engine.kb_stats, on_result=self._show_stats, lane="background")
+        self._runner.call(self, self._engine.kb.stats, on_result=self._show_stats, lane="background")
 
     def _show_stats(self, stats: dict) -> None:
         ready = stats.get("ready", True)
@@ -190,7 +190,7 @@ class KnowledgeBaseDialog(QDialog):
 
     def add(self, paths: list[str]) -> None:
         override = {"allow_patient_data": True} if self.allow_patient_data.isChecked() else {}
-        self._start(self.tr("Adding documents…"), self._engine.kb_add, list(paths), **override)
+        self._start(self.tr("Adding documents…"), self._engine.kb.add, list(paths), **override)
 
     def choose_export(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Export the knowledge base"), BUNDLE_NAME,
@@ -199,7 +199,7 @@ class KnowledgeBaseDialog(QDialog):
             self.export(path)
 
     def export(self, path: str) -> None:
-        self._start(self.tr("Exporting the knowledge base…"), self._engine.kb_export, path)
+        self._start(self.tr("Exporting the knowledge base…"), self._engine.kb.export, path)
 
     def choose_import(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, self.tr("Import a knowledge base"), "",
@@ -211,15 +211,15 @@ class KnowledgeBaseDialog(QDialog):
             self.import_bundle(path)
 
     def import_bundle(self, path: str) -> None:
-        self._start(self.tr("Verifying and importing the bundle…"), self._engine.kb_import, path)
+        self._start(self.tr("Verifying and importing the bundle…"), self._engine.kb.import_bundle, path)
 
     def rebuild(self) -> None:
-        self._start(self.tr("Rebuilding the index…"), self._engine.kb_rebuild)
+        self._start(self.tr("Rebuilding the index…"), self._engine.kb.rebuild)
 
     def remove_selected(self) -> None:
         keys = [item.data(ROLE) for item in self.documents.selectedItems()]
         if keys:
-            self._runner.call(self, self._engine.kb_remove, keys, lane="background",
+            self._runner.call(self, self._engine.kb.remove, keys, lane="background",
                               on_result=lambda _r: self.refresh(), on_error=self._failed)
 
     def _start(self, message: str, method, *args, **kwargs) -> None:

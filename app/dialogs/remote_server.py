@@ -1,7 +1,7 @@
 """Settings → Models: the clinic model server that may answer some LLM roles (off by default).
 
 Switching it on shows, in plain words, which patient data then crosses the clinic network
-in a prompt. The bearer token goes straight into the vault (`engine.set_remote_token`),
+in a prompt. The bearer token goes straight into the vault (`engine.models.set_remote_token`),
 never into settings.toml; it can be set only while the patient store is unlocked.
 """
 
@@ -93,7 +93,7 @@ class RemoteServerBox(QGroupBox):
     def _show_enabled(self, on: bool) -> None:
         self.notice.setVisible(on)
         self.details.setEnabled(on)
-        unlocked = not getattr(self._engine, "is_locked", True)
+        unlocked = not self._engine.patients.is_locked
         self.keep_token.setEnabled(on and unlocked)
         self.token.setEnabled(on and unlocked)
         self.token.setPlaceholderText("" if unlocked else self.tr("Unlock the patient store to set the token"))
@@ -115,15 +115,15 @@ class RemoteServerBox(QGroupBox):
     def keep_token_in_vault(self) -> None:
         token = self.token.text()
         self.token.clear()
-        self._runner.call(self, self._engine.set_remote_token, token,
+        self._runner.call(self, self._engine.models.set_remote_token, token,
                           on_result=lambda _r: self.result.setText(self.tr("The token is kept in the vault.")),
                           on_error=self._failed)
 
     def test_connection(self, settings) -> None:
         """Reach the server with the settings as edited in the dialog."""
         self.result.setText(self.tr("Connecting…"))
-        self._runner.call(self, self._engine.check_remote, settings, on_result=self._checked, on_error=self._failed,
-                          lane="background")
+        self._runner.call(self, self._engine.models.check_remote, settings, on_result=self._checked,
+                          on_error=self._failed, lane="background")
 
     def _checked(self, result: dict) -> None:
         if result.get("ok"):

@@ -177,7 +177,7 @@ class SettingsDialog(QDialog):
     # -- data ------------------------------------------------------------------------------
     def refresh(self) -> None:
         self._runner.call(self, self._engine.models.installed, on_result=self._show_models, lane="background")
-        self._runner.call(self, self._engine.device_info, on_result=self._show_device, lane="background")
+        self._runner.call(self, self._engine.models.device_info, on_result=self._show_device, lane="background")
 
     def _show_models(self, models: list[dict]) -> None:
         self.models = models
@@ -221,7 +221,7 @@ class SettingsDialog(QDialog):
         self.add_model_progress.setVisible(True)
         self.add_model_progress.setRange(0, 0)
         self.add_model_status.setText(self.tr("Checking the model file…"))
-        self._runner.call(self, self._engine.add_model, path, roles, progress=bridge, lane="background",
+        self._runner.call(self, self._engine.models.add, path, roles, progress=bridge, lane="background",
                           on_result=self._model_added, on_error=self._model_failed,
                           on_finished=lambda: self.add_model_button.setEnabled(True))
 

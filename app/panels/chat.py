@@ -458,7 +458,7 @@ class ChatPanel(QWidget):
         if session is not None:
             self._history_request += 1
             request = self._history_request
-            self._runner.call(self, self._engine.session_turns, session["id"],
+            self._runner.call(self, self._engine.patients.session_turns, session["id"],
                               on_result=lambda turns: self._show_history(request, turns))
 
     def rename_header(self, patient: dict) -> None:
@@ -541,7 +541,7 @@ class ChatPanel(QWidget):
         if not self._running:
             return
         self._stop.set()
-        self._engine.cancel()
+        self._engine.turns.cancel()
         self.stop_button.setEnabled(False)
         self.status.setText(self.tr("Stopping…"))
 
@@ -593,5 +593,5 @@ def _turn_events(engine, text: str, kwargs: dict, stop: threading.Event):
     each one, because a stop pressed before the turn began would otherwise be lost."""
     for event in engine.ask(text, **kwargs):
         if stop.is_set():
-            engine.cancel()
+            engine.turns.cancel()
         yield event

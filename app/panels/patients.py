@@ -106,7 +106,7 @@ class PatientsPanel(QWidget):
     def reload(self, select_id: object = None) -> None:
         current = self.current_patient()
         self._pending_patient = select_id if select_id is not None else (current or {}).get("id")
-        self._runner.call(self, self._engine.list_patients, self.search.text(), on_result=self._show_patients)
+        self._runner.call(self, self._engine.patients.list_patients, self.search.text(), on_result=self._show_patients)
 
     def _show_patients(self, patients: list[dict]) -> None:
         wanted = self._pending_patient
@@ -146,7 +146,7 @@ class PatientsPanel(QWidget):
             self.session_changed.emit(None)
         else:
             self._pending_session, self._restore_session = self._restore_session, None
-            self._runner.call(self, self._engine.open_patient, patient_id,
+            self._runner.call(self, self._engine.patients.open_patient, patient_id,
                               on_result=lambda rows: self._show_sessions(patient_id, rows))
 
     def prompt_new_patient(self) -> None:
@@ -154,7 +154,7 @@ class PatientsPanel(QWidget):
                  name="newPatientPrompt")
 
     def create_patient(self, name: str) -> None:
-        self._runner.call(self, self._engine.create_patient, name,
+        self._runner.call(self, self._engine.patients.create_patient, name,
                           on_result=lambda patient: self._created(patient))
 
     def _created(self, patient: dict) -> None:
@@ -171,7 +171,7 @@ class PatientsPanel(QWidget):
                  lambda name: self.rename_patient(patient["id"], name), text=patient["name"], name="renamePrompt")
 
     def rename_patient(self, patient_id: object, name: str) -> None:
-        self._runner.call(self, self._engine.rename_patient, patient_id, name,
+        self._runner.call(self, self._engine.patients.rename_patient, patient_id, name,
                           on_result=lambda _r: self.reload(select_id=patient_id))
 
     def prompt_delete(self) -> None:
@@ -183,13 +183,13 @@ class PatientsPanel(QWidget):
                 lambda: self.delete_patient(patient["id"]), name="deletePatientPrompt")
 
     def delete_patient(self, patient_id: object) -> None:
-        self._runner.call(self, self._engine.delete_patient, patient_id, on_result=lambda _r: self.reload())
+        self._runner.call(self, self._engine.patients.delete_patient, patient_id, on_result=lambda _r: self.reload())
 
     # -- sessions --------------------------------------------------------------------------
     def reload_sessions(self, patient_id: object, select_id: object = None) -> None:
         current = self.current_session()
         self._pending_session = select_id if select_id is not None else (current or {}).get("id")
-        self._runner.call(self, self._engine.list_sessions, patient_id,
+        self._runner.call(self, self._engine.patients.list_sessions, patient_id,
                           on_result=lambda rows: self._show_sessions(patient_id, rows))
 
     def _show_sessions(self, patient_id: object, sessions: list[dict]) -> None:
@@ -229,7 +229,7 @@ class PatientsPanel(QWidget):
         patient = self.current_patient()
         if patient is None:
             return
-        self._runner.call(self, self._engine.new_session, patient["id"],
+        self._runner.call(self, self._engine.patients.new_session, patient["id"],
                           on_result=lambda session: self.reload_sessions(patient["id"], select_id=session["id"]))
 
     def prompt_rename_session(self) -> None:
@@ -244,7 +244,7 @@ class PatientsPanel(QWidget):
         patient = self.current_patient()
         if patient is None:
             return
-        self._runner.call(self, self._engine.rename_session, session_id, title,
+        self._runner.call(self, self._engine.patients.rename_session, session_id, title,
                           on_result=lambda _r: self.reload_sessions(patient["id"], select_id=session_id))
 
     def title_if_untitled(self, session_id: object, question: str) -> None:

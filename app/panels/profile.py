@@ -150,7 +150,7 @@ class ProfilePanel(QWidget):
             return
         self._request += 1
         request = self._request
-        self._runner.call(self, self._engine.profile, patient_id,
+        self._runner.call(self, self._engine.patients.profile, patient_id,
                           on_result=lambda profile: self._show(request, patient_id, profile))
 
     def reload(self) -> None:
@@ -277,10 +277,10 @@ class ProfilePanel(QWidget):
         self._runner.call(self, method, *args, on_result=lambda _r: (self.reload(), self.changed.emit()))
 
     def confirm_fact(self, identifier: object) -> None:
-        self._apply(self._engine.confirm_fact, identifier)
+        self._apply(self._engine.patients.confirm_fact, identifier)
 
     def reject_fact(self, identifier: object) -> None:
-        self._apply(self._engine.reject_fact, identifier)
+        self._apply(self._engine.patients.reject_fact, identifier)
 
     def retract_selected(self) -> None:
         fact = self.selected_fact()
@@ -288,12 +288,13 @@ class ProfilePanel(QWidget):
             return
         text = self.tr("Retract “%1” from the profile? It stays in the audit log.").replace("%1", format_name(fact))
         confirm(self, self.tr("Retract fact"), text, self.tr("Retract"),
-                lambda: self._apply(self._engine.retract_fact, fact_id(fact)), name="retractPrompt")
+                lambda: self._apply(self._engine.patients.retract_fact, fact_id(fact)), name="retractPrompt")
 
     def edit_selected(self) -> None:
         fact = self.selected_fact()
         if fact is None:
             return
         self.edit_dialog = FactEditDialog(fact, self)
-        self.edit_dialog.edited.connect(lambda changes, i=fact_id(fact): self._apply(self._engine.edit_fact, i, changes))
+        self.edit_dialog.edited.connect(
+            lambda changes, i=fact_id(fact): self._apply(self._engine.patients.edit_fact, i, changes))
         self.edit_dialog.open()

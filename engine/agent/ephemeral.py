@@ -10,9 +10,8 @@ from __future__ import annotations
 import hashlib
 import json
 
-from engine.clinical.slot_model import SLOT_LISTS, empty_slots
+from engine.clinical.slot_model import SLOT_LISTS, SUMMARY_SLOTS, empty_slots
 
-SUMMARY_ORDER = ("allergies", "conditions", "medications", "symptoms", "vitals", "labs")
 LABELS = {
     "en": {"allergies": "Allergies", "conditions": "Conditions", "medications": "Medications",
            "symptoms": "Symptoms", "vitals": "Vitals", "labs": "Labs", "demographics": "Patient"},
@@ -47,7 +46,7 @@ class EphemeralMemory:
         labels = LABELS.get(language, LABELS["en"])
         lines = []
         demo = {k: v for k, v in self._profile["demographics"].items() if v not in (None, "", False)}
-        for slot in SUMMARY_ORDER:
+        for slot in SUMMARY_SLOTS:
             items = [item_label(i) for i in self._profile[slot] if item_label(i)]
             if items:
                 lines.append(f"{labels[slot]}: {', '.join(items)}")

@@ -175,7 +175,7 @@ def run_pending(engine, conversations: list[dict], chosen: list[tuple[str, dict]
             results: dict[str, list[dict]] = {}
             for name, flags in chosen:
                 settings = base_settings.with_flags(flags) if flags else base_settings
-                engine.clear_response_cache()
+                engine.turns.clear_response_cache()
                 began = clock()
                 records = run_conversation(engine, conversation, settings, recorder, use_llm_judge=use_llm_judge,
                                            grader=grader)

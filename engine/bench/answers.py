@@ -197,7 +197,7 @@ def ask_once(engine, model_name: str, text: str, settings, knowledge=None) -> di
     from engine.agent.pipeline import run_turn
     from engine.events import Done
 
-    services = engine.services(EphemeralMemory(), settings)
+    services = engine.turns.services(EphemeralMemory(), settings)
     if knowledge is not None:
         services.knowledge = knowledge
     mode = "llm" if settings.mode == "llm" else "agent"
@@ -309,7 +309,7 @@ def run_items(engine, model_name, items, modes, base_settings, checker, *, score
     for mode in modes:
         settings = mode_settings(base_settings, mode)
         for item in items:
-            knowledge = engine.knowledge
+            knowledge = engine.kb.search
             if item.get("judged") and knowledge is not None:
                 excluded = {aliases.get(a, a) for a in item["judged"]} | set(item["judged"])
                 knowledge = LeaveOut(knowledge, excluded)
@@ -362,7 +362,7 @@ def run(args) -> int:
     try:
         model_name = engine.llm.info("generate").name
         checker = SupportChecker(engine.embedder, threshold=settings.answer.support_threshold)
-        checker.concepts = concept_reader(engine.services(None, settings))
+        checker.concepts = concept_reader(engine.turns.services(None, settings))
         say = (lambda line: print(line, file=sys.stderr, flush=True))
         if args.set is not None:
             items = load_set(args.set)[: args.limit or None]
@@ -387,7 +387,7 @@ def run(args) -> int:
             result["examples"] = _examples(rows)
             if args.liveqa:
                 items = liveqa_items(args.liveqa)
-                aliases = engine.knowledge.retriever.kb.aliases() if engine.knowledge is not None else {}
+                aliases = engine.kb.search.retriever.kb.aliases() if engine.kb.search is not None else {}
                 live = run_items(engine, model_name, items, modes, settings, checker, scorer=Scorer(engine.embedder),
                                  aliases=aliases, progress=say)
                 result["liveqa"] = {**block(live, len(items)), "leave_question_out": True,

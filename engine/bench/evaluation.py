@@ -140,7 +140,7 @@ class ReferenceGrader:
         self.engine = engine
         self.references = load_references() if references is None else references
         self.checker = SupportChecker(engine.embedder, threshold=engine.settings.answer.support_threshold)
-        self.checker.concepts = concept_reader(engine.services(None, engine.settings))
+        self.checker.concepts = concept_reader(engine.turns.services(None, engine.settings))
         self.rouge = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True)
 
     def grade(self, conversation: str, turn: int, text: str, result: dict) -> dict:
@@ -151,7 +151,7 @@ class ReferenceGrader:
         if reference is None:
             return {}
         answer = result.get("answer", "")
-        documents = turn_documents(result, self.engine, text, self.engine.knowledge)
+        documents = turn_documents(result, self.engine, text, self.engine.kb.search)
         support = score_support(result, documents, self.checker)
         out = {"fact": reference.get("fact"), "nugget_recall": round(nugget_recall(answer, reference["nuggets"]), 4),
                "wrong_claim": float(wrong_claim(answer, reference.get("forbidden", []))),
@@ -174,7 +174,7 @@ class ReferenceGrader:
 @contextmanager
 def recording_knowledge(engine):
     """Wrap the engine's knowledge service in a RecordingKnowledge for the block (None when absent)."""
-    knowledge = engine.knowledge
+    knowledge = engine.kb.search
     recorder = RecordingKnowledge(knowledge) if knowledge is not None else None
     engine.kb.use_search(recorder)
     try:
@@ -187,8 +187,8 @@ def run_conversation(engine, conversation: dict, settings, recorder: RecordingKn
                      use_llm_judge: bool = False, grader: ReferenceGrader | None = None) -> list[TurnRecord]:
     """One conversation as a fresh patient in a new session; one scored record per turn
     (with the grader's metrics when a grader is given)."""
-    patient = engine.create_patient(f"eval {conversation['id']}")
-    session = engine.new_session(patient["id"])
+    patient = engine.patients.create_patient(f"eval {conversation['id']}")
+    session = engine.patients.new_session(patient["id"])
     records = []
     for index, turn in enumerate(conversation["turns"], 1):
         result = {}
@@ -272,7 +272,7 @@ def prepare_knowledge(engine, choice: str, limit: int) -> str:
     if choice in ("default", "auto"):
         try:
             base = engine.kb.base
-            engine.use_knowledge_base(base)
+            engine.kb.use_knowledge_base(base)
             return f"default knowledge base ({base.size} chunks)"
         except KnowledgeIndexError:
             if choice == "default":
@@ -283,6 +283,6 @@ def prepare_knowledge(engine, choice: str, limit: int) -> str:
         print(f"  subset index {p.stage}: {p.done}/{p.total}", file=sys.stderr, flush=True)
 
     kb = subset_knowledge_base(engine.settings, folder, limit, engine.embedder, progress=report)
-    engine.use_knowledge_base(kb)
+    engine.kb.use_knowledge_base(kb)
     return (f"topic subset of the default corpus: {sum(kb.document_count().values())} documents, {kb.size} chunks "
             f"(titles naming the conversation set's topics; the full index was not built)")

@@ -122,7 +122,7 @@ def run(args) -> int:
             elif isinstance(event, Done):
                 result = event.result
     except KeyboardInterrupt:
-        engine.cancel()
+        engine.turns.cancel()
         print("\n[stopped]", file=sys.stderr)
         return 130
     finally:

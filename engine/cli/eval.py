@@ -110,7 +110,7 @@ def _run(args, checkpoint, engine=None) -> None:
         engine = Engine(base, vault_path=scratch / "vault.db")
     try:
         if scratch is not None:
-            engine.unlock(secrets.token_urlsafe(24), create=True)
+            engine.patients.unlock(secrets.token_urlsafe(24), create=True)
             knowledge = prepare_knowledge(engine, args.kb, args.kb_docs)
         else:
             knowledge = "as given to the engine"

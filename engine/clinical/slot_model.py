@@ -18,6 +18,13 @@ TOPIC_SLOTS = ("conditions", "medications", "symptoms")
 NAMING_SLOTS = TOPIC_SLOTS + ("allergies",)
 """The concept slots in the order a question's concept names are read: its topic, then the allergies it names."""
 SLOT_LISTS = CONCEPT_SLOTS + MEASUREMENT_SLOTS
+SUMMARY_SLOTS = ("allergies", "conditions", "medications", "symptoms") + MEASUREMENT_SLOTS
+"""The order a profile summary lists the slots in (the prompt's and the scratch conversation's):
+allergies first, a safety fact the model must not miss, then the conditions, medications,
+symptoms and measurements."""
+SUMMARY_DENIED_SLOTS = ("allergies", "conditions", "symptoms", "medications")
+"""The order of the summary's `Denies:` line (allergies first too, but symptoms before
+medications: the order it has always had, kept so the prompt text does not change)."""
 DEMOGRAPHIC_FIELDS = ("age", "age_group", "gender", "pregnant")
 
 

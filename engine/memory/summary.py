@@ -7,7 +7,7 @@ patient wrote it is shown first with the canonical name in brackets.
 
 from __future__ import annotations
 
-from engine.clinical.slot_model import MEASUREMENT_SLOTS
+from engine.clinical.slot_model import MEASUREMENT_SLOTS, SUMMARY_DENIED_SLOTS, SUMMARY_SLOTS
 from engine.text import HANGUL
 
 PENDING = "pending-confirmation"
@@ -95,20 +95,20 @@ def render_summary(profile: dict, language: str = "en") -> str:
     patient = _demographics(profile.get("demographics", {}), language)
     if patient:
         lines.append(f"{labels['patient']}: {patient}")
-    for slot in ("conditions", "medications"):
-        items = [e for e in profile.get(slot, []) if not e["negated"]]
+    for slot in SUMMARY_SLOTS:
+        if slot == "allergies":
+            continue  # written first, even when there are none
+        if slot in MEASUREMENT_SLOTS:
+            items = _latest_per_type(profile.get(slot, []))
+        else:
+            items = [e for e in profile.get(slot, []) if not e["negated"]]
+        if slot == "symptoms":
+            items = [e for e in items if e["weight"] >= SYMPTOM_MIN_WEIGHT][:5]
         if items:
             lines.append(f"{labels[slot]}: " + ", ".join(describe(e, slot, language) for e in items))
-    symptoms = [e for e in profile.get("symptoms", []) if not e["negated"] and e["weight"] >= SYMPTOM_MIN_WEIGHT]
-    if symptoms:
-        lines.append(f"{labels['symptoms']}: " + ", ".join(describe(e, "symptoms", language) for e in symptoms[:5]))
-    for slot in MEASUREMENT_SLOTS:
-        latest = _latest_per_type(profile.get(slot, []))
-        if latest:
-            lines.append(f"{labels[slot]}: " + ", ".join(describe(e, slot, language) for e in latest))
     denied = [
         e
-        for slot in ("allergies", "conditions", "symptoms", "medications")
+        for slot in SUMMARY_DENIED_SLOTS
         for e in profile.get(slot, [])
         if e["negated"] and e["status"] != PENDING
     ]

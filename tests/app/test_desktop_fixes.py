@@ -108,7 +108,7 @@ def test_conversation_titled_from_first_question_then_renamed(qtbot, store_windo
     wait_turn(qtbot, window)
     workspace.chat.send("Can I take paracetamol?")
     wait_turn(qtbot, window)
-    qtbot.waitUntil(lambda: window.engine.list_sessions(patient["id"])[0]["title"]
+    qtbot.waitUntil(lambda: window.engine.patients.list_sessions(patient["id"])[0]["title"]
                     == "My throat has been sore for three days,", timeout=10_000)
     assert session_texts(window) == ["My throat has been sore for three days,"], "the second question kept it"
 
@@ -118,7 +118,7 @@ def test_conversation_titled_from_first_question_then_renamed(qtbot, store_windo
     dialog.setTextValue("인후통 상담")
     dialog.accept()
     qtbot.waitUntil(lambda: session_texts(window) == ["인후통 상담"], timeout=10_000)
-    assert window.engine.list_sessions(patient["id"])[0]["title"] == "인후통 상담"
+    assert window.engine.patients.list_sessions(patient["id"])[0]["title"] == "인후통 상담"
 
 
 def test_titles_are_cut_at_a_word():
@@ -148,7 +148,7 @@ def test_unlock_returns_to_the_open_patient_and_conversation(qtbot, store_window
     qtbot.waitUntil(lambda: len(workspace.chat.turn_views()) == 1, timeout=10_000)
 
     window.lock()
-    qtbot.waitUntil(lambda: window.engine.is_locked, timeout=10_000)
+    qtbot.waitUntil(lambda: window.engine.patients.is_locked, timeout=10_000)
     unlock(qtbot, window)
     workspace = window.workspace
     qtbot.waitUntil(lambda: (workspace.current_patient() or {}).get("id") == first["id"]

@@ -69,7 +69,7 @@ def test_patient_data_is_refused_then_overridden_with_an_audit_row(qtbot, kb_win
     run(qtbot, dialog, dialog.add, [str(record)])
     assert dialog.progress_text.text() == "Done." and not dialog.allow_patient_data.isChecked()
     qtbot.waitUntil(lambda: dialog.documents.count() == 1, timeout=10_000)
-    (row,) = window.engine.vault.audit_log(event=OVERRIDE_EVENT)
+    (row,) = window.engine.patients.vault.audit_log(event=OVERRIDE_EVENT)
     assert row["detail"] == {"files": {"clinic_record.txt": {"resident_registration_number": 1}}, "findings": 1}
 
 
@@ -93,7 +93,7 @@ def test_export_and_import_run_in_the_background(qtbot, kb_window, tmp_path):
     run(qtbot, dialog, dialog.import_bundle, str(bundle))
     assert dialog.progress_text.text() == "Done."
     qtbot.waitUntil(lambda: dialog.documents.count() == 1, timeout=10_000)
-    assert window.engine.knowledge is not None
+    assert window.engine.kb.search is not None
 
     bad = tmp_path / "not-a-bundle.kbundle"
     bad.write_text("hello", encoding="utf-8")

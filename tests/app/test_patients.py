@@ -62,6 +62,6 @@ def test_patient_lifecycle_through_the_panel(qtbot, ui_language):
         box = panel.findChild(QMessageBox, "deletePatientPrompt")
         next(b for b in box.buttons() if b.objectName() == "confirmYes").click()
         qtbot.waitUntil(lambda: names(panel) == ["Lee Joon"], timeout=5000)
-        assert [p["name"] for p in engine.list_patients()] == ["Lee Joon"]
+        assert [p["name"] for p in engine.patients.list_patients()] == ["Lee Joon"]
     finally:
         close_window(window)

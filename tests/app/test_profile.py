@@ -40,7 +40,7 @@ def test_pending_allergy_is_confirmed_through_the_engine(qtbot, demo_window, fak
     panel.findChild(QPushButton, f"confirm_{allergy['id']}").click()
     qtbot.waitUntil(lambda: panel.profile.get("allergies", [{}])[0].get("status") == "active", timeout=5000)
     assert not panel.pending_box.isVisibleTo(panel)
-    assert ("active", allergy["id"]) in fake_engine.audit
+    assert ("active", allergy["id"]) in fake_engine.patients.audit
 
 
 def test_reject_edit_and_retract(qtbot, demo_window, fake_engine):
@@ -66,7 +66,7 @@ def test_reject_edit_and_retract(qtbot, demo_window, fake_engine):
     assert "Hypertension" in box.text()
     next(b for b in box.buttons() if b.objectName() == "confirmYes").click()
     qtbot.waitUntil(lambda: panel.profile.get("conditions") == [], timeout=5000)
-    assert [action for action, _ in fake_engine.audit if action in ("rejected", "edit", "retracted")] == \
+    assert [action for action, _ in fake_engine.patients.audit if action in ("rejected", "edit", "retracted")] == \
         ["rejected", "edit", "retracted"]
 
 

@@ -227,7 +227,7 @@ def test_acceptance_flow_with_the_real_engine(qtbot, ui_language, tmp_path, monk
         profile.findChild(QPushButton, f"confirm_{allergy['id']}").click()
         qtbot.waitUntil(lambda: all(a.get("status") == "active" for a in profile.profile.get("allergies", [])),
                         timeout=10_000)
-        assert engine.profile(patient["id"])["allergies"][0]["status"] == "active"
+        assert engine.patients.profile(patient["id"])["allergies"][0]["status"] == "active"
 
         second_turn = GapMeter()
         second_turn.start()
@@ -242,7 +242,7 @@ def test_acceptance_flow_with_the_real_engine(qtbot, ui_language, tmp_path, monk
         assert "amoxicillin" in target.read_text(encoding="utf-8").lower()
 
         window.lock()
-        qtbot.waitUntil(lambda: engine.is_locked, timeout=10_000)
+        qtbot.waitUntil(lambda: engine.patients.is_locked, timeout=10_000)
         assert window.workspace is None
         print(f"\nacceptance: build {built - started:.1f} s ({chunks} chunks), first turn {answered - built:.1f} s; "
               f"longest event-loop gaps: first build {first_build.longest} ms, adding documents "

@@ -34,7 +34,7 @@ def test_switching_a_remote_role_on_warns_keeps_the_token_in_the_vault_and_reach
         box.token.setText(TOKEN)
         box.keep_token.click()
         qtbot.waitUntil(lambda: "vault" in box.result.text(), timeout=10_000)
-        assert engine.has_remote_token() and box.token.text() == ""
+        assert engine.models.has_remote_token() and box.token.text() == ""
         box.test_button.click()
         qtbot.waitUntil(lambda: "Reached" in box.result.text(), timeout=30_000)
         applied = []

@@ -79,7 +79,7 @@ def test_idle_minutes_lock_the_store(qtbot, demo_window):
 
 def test_knowledge_base_progress_eta_and_cancel(qtbot, demo_window, fake_engine, tmp_path):
     fake_engine.token_delay = 0.05
-    documents_before = fake_engine.kb_stats()["documents"]
+    documents_before = fake_engine.kb.stats()["documents"]
     demo_window.open_knowledge()
     dialog = demo_window.knowledge_dialog
     assert "CC BY 4.0" in dialog.findChild(type(dialog.state), "kbAttribution").text()

@@ -37,28 +37,28 @@ def test_first_run_create_lock_wrong_passphrase_unlock(qtbot, ui_language):
         page.confirmation.setText("a different passphrase!!")
         page.button.click()
         assert "do not match" in page.error.text()
-        assert window.workspace is None and engine.is_locked
+        assert window.workspace is None and engine.patients.is_locked
 
         unlock(qtbot, window, "a long enough passphrase")
-        assert not engine.is_locked and engine.vault_exists()
+        assert not engine.patients.is_locked and engine.patients.vault_exists()
         assert page.passphrase.text() == "" and page.confirmation.text() == ""
 
         window.lock()
         assert window.workspace is None and window.stack.currentWidget() is page
-        qtbot.waitUntil(lambda: engine.is_locked, timeout=5000)
+        qtbot.waitUntil(lambda: engine.patients.is_locked, timeout=5000)
         assert not page.creating and not page.confirmation.isVisible()
 
         page.passphrase.setText("not the passphrase")
         page.button.click()
         qtbot.waitUntil(lambda: page.error.text() != "", timeout=10_000)
         assert page.error.text() == "Wrong passphrase. Nothing was opened or changed."
-        assert engine.is_locked and window.workspace is None
+        assert engine.patients.is_locked and window.workspace is None
 
         unlock(qtbot, window, "a long enough passphrase")
         assert window.stack.currentWidget() is window.workspace
     finally:
         close_window(window)
-    assert engine.is_locked
+    assert engine.patients.is_locked
 
 
 def test_nothing_patient_related_is_visible_while_locked(qtbot, ui_language, fake_engine):
@@ -85,10 +85,10 @@ def test_opening_a_patient_is_audited_once_per_selection(qtbot, ui_language):
         second = add_patient(qtbot, window, "Audit Two")
         patients = window.workspace.patients
         patients.select_patient(first["id"])
-        qtbot.waitUntil(lambda: len(engine.vault.audit_log(event="patient.view")) == 3, timeout=10_000)
+        qtbot.waitUntil(lambda: len(engine.patients.vault.audit_log(event="patient.view")) == 3, timeout=10_000)
         patients.reload()
         qtbot.waitUntil(lambda: not window._test_runner.busy, timeout=10_000)
-        views = engine.vault.audit_log(event="patient.view")
+        views = engine.patients.vault.audit_log(event="patient.view")
         assert [row["patient_id"] for row in views] == [first["id"], second["id"], first["id"]]
     finally:
         close_window(window)

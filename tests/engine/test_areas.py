@@ -47,13 +47,13 @@ def test_one_cancel_token_serves_generation_and_index_builds():
 def test_the_knowledge_base_lives_in_one_area_and_changes_under_its_lock(tmp_path):
     engine = make_engine(tmp_path)
     injected = engine.kb.search
-    assert engine.knowledge is injected
+    assert engine.kb.search is injected
     replacement = FakeKnowledge()
     engine.kb.use_search(replacement)
-    assert engine.knowledge is replacement
+    assert engine.kb.search is replacement
     seen = []
     with engine.kb._lock:  # a search asked for while the knowledge base changes waits for it
-        reader = threading.Thread(target=lambda: seen.append(engine.knowledge))
+        reader = threading.Thread(target=lambda: seen.append(engine.kb.search))
         reader.start()
         reader.join(0.2)
         assert reader.is_alive() and not seen
@@ -69,5 +69,5 @@ def test_locking_the_vault_makes_the_turns_area_forget_patient_memory(tmp_path):
     list(engine.turns.ask("What helps a sore throat?", patient_id=patient["id"]))
     assert engine.turns._sessions_memory
     engine.patients.lock()
-    assert engine.turns._sessions_memory == {} and engine.is_locked
+    assert engine.turns._sessions_memory == {} and engine.patients.is_locked
     assert {"kind": "forget_prompts"} in llm.calls

@@ -32,48 +32,48 @@ def ask(engine, text, **kwargs):
 
 def test_vault_lifecycle_and_wrong_passphrase(tmp_path):
     engine = make_engine(tmp_path)
-    assert not engine.vault_exists() and engine.is_locked
+    assert not engine.patients.vault_exists() and engine.patients.is_locked
     with pytest.raises(VaultError):
-        engine.unlock(PASSPHRASE)
-    engine.unlock(PASSPHRASE, create=True)
-    assert engine.vault_exists() and not engine.is_locked
-    engine.create_patient("Kim Minji")
-    engine.lock()
-    assert engine.is_locked
+        engine.patients.unlock(PASSPHRASE)
+    engine.patients.unlock(PASSPHRASE, create=True)
+    assert engine.patients.vault_exists() and not engine.patients.is_locked
+    engine.patients.create_patient("Kim Minji")
+    engine.patients.lock()
+    assert engine.patients.is_locked
     with pytest.raises(VaultError):
-        engine.list_patients()
+        engine.patients.list_patients()
     before = (tmp_path / "vault.db").read_bytes()
     with pytest.raises(WrongPassphrase):
-        engine.unlock("wrong passphrase")
+        engine.patients.unlock("wrong passphrase")
     assert (tmp_path / "vault.db").read_bytes() == before
-    engine.unlock(PASSPHRASE)
-    assert [p["name"] for p in engine.list_patients()] == ["Kim Minji"]
+    engine.patients.unlock(PASSPHRASE)
+    assert [p["name"] for p in engine.patients.list_patients()] == ["Kim Minji"]
     engine.close()
 
 
 def test_patients_and_sessions(tmp_path):
     engine = make_engine(tmp_path)
-    engine.unlock(PASSPHRASE, create=True)
-    kim = engine.create_patient("Kim Minji")
-    lee = engine.create_patient("Lee Jun")
+    engine.patients.unlock(PASSPHRASE, create=True)
+    kim = engine.patients.create_patient("Kim Minji")
+    lee = engine.patients.create_patient("Lee Jun")
     assert set(kim) == {"id", "name", "created", "updated"}
-    assert [p["name"] for p in engine.list_patients(search="kim")] == ["Kim Minji"]
-    engine.rename_patient(kim["id"], "Kim Min-ji")
-    assert engine.list_patients("min-ji")[0]["id"] == kim["id"]
-    session = engine.new_session(kim["id"])
+    assert [p["name"] for p in engine.patients.list_patients(search="kim")] == ["Kim Minji"]
+    engine.patients.rename_patient(kim["id"], "Kim Min-ji")
+    assert engine.patients.list_patients("min-ji")[0]["id"] == kim["id"]
+    session = engine.patients.new_session(kim["id"])
     assert set(session) == {"id", "patient_id", "started", "title"} and session["patient_id"] == kim["id"]
-    assert engine.list_sessions(kim["id"]) == [session]
-    engine.delete_patient(lee["id"])
-    assert [p["id"] for p in engine.list_patients()] == [kim["id"]]
+    assert engine.patients.list_sessions(kim["id"]) == [session]
+    engine.patients.delete_patient(lee["id"])
+    assert [p["id"] for p in engine.patients.list_patients()] == [kim["id"]]
     engine.close()
 
 
 def test_ask_stores_turns_profile_and_alerts_in_the_vault(tmp_path):
     llm = FakeLLM(["Noted your allergy.", "Amoxicillin is a penicillin [1]; avoid it."])
     engine = make_engine(tmp_path, llm)
-    engine.unlock(PASSPHRASE, create=True)
-    patient = engine.create_patient("Park")
-    session = engine.new_session(patient["id"])
+    engine.patients.unlock(PASSPHRASE, create=True)
+    patient = engine.patients.create_patient("Park")
+    session = engine.patients.new_session(patient["id"])
     events, first = ask(engine, "I am allergic to penicillin.", patient_id=patient["id"], session_id=session["id"])
     assert isinstance(events[0], Status)
     events, second = ask(engine, "Can I take amoxicillin?", patient_id=patient["id"], session_id=session["id"])
@@ -81,29 +81,29 @@ def test_ask_stores_turns_profile_and_alerts_in_the_vault(tmp_path):
     assert kinds.index(Alerts) < kinds.index(Sources) < kinds.index(Token) < kinds.index(Done)
     assert any(isinstance(e, NodeStarted) and e.node == "check_cache" for e in events)
     assert second["alerts"][0]["kind"] == "allergy_conflict"
-    turns = engine.session_turns(session["id"])
+    turns = engine.patients.session_turns(session["id"])
     assert [t["user"] for t in turns] == ["I am allergic to penicillin.", "Can I take amoxicillin?"]
     assert turns[1]["answer"] == second["answer"] and turns[1]["alerts"] == second["alerts"]
     assert turns[1]["trace"]["nodes"] == second["trace"]["nodes"]
-    profile = engine.profile(patient["id"])
+    profile = engine.patients.profile(patient["id"])
     allergy = profile["allergies"][0]
     assert allergy["name"] == "penicillin" and allergy["id"] == allergy["fact_id"]
     assert allergy["status"] == "pending-confirmation"
     assert allergy["provenance"] and "weight" in allergy
-    engine.confirm_fact(allergy["id"])
-    assert engine.profile(patient["id"])["allergies"][0]["status"] == "active"
+    engine.patients.confirm_fact(allergy["id"])
+    assert engine.patients.profile(patient["id"])["allergies"][0]["status"] == "active"
     engine.close()
 
 
 def test_ask_picks_the_latest_session_and_checks_ownership(tmp_path):
     engine = make_engine(tmp_path, FakeLLM(["One.", "Two."]))
-    engine.unlock(PASSPHRASE, create=True)
-    first = engine.create_patient("A")
-    other = engine.create_patient("B")
+    engine.patients.unlock(PASSPHRASE, create=True)
+    first = engine.patients.create_patient("A")
+    other = engine.patients.create_patient("B")
     _events, _result = ask(engine, "How is diabetes treated?", patient_id=first["id"])
-    sessions = engine.list_sessions(first["id"])
-    assert len(sessions) == 1 and len(engine.session_turns(sessions[0]["id"])) == 1
-    other_session = engine.new_session(other["id"])
+    sessions = engine.patients.list_sessions(first["id"])
+    assert len(sessions) == 1 and len(engine.patients.session_turns(sessions[0]["id"])) == 1
+    other_session = engine.patients.new_session(other["id"])
     with pytest.raises(InputError):
         list(engine.ask("Hello", patient_id=first["id"], session_id=other_session["id"]))
     engine.close()
@@ -132,7 +132,7 @@ def test_cancel_from_another_thread_stops_streaming(tmp_path):
     for event in engine.ask("How is diabetes treated?"):
         if isinstance(event, Token):
             tokens.append(event.text)
-            engine.cancel()
+            engine.turns.cancel()
         if isinstance(event, Done):
             result = event.result
     assert len(tokens) == 1 and result["trace"]["cancelled"]
@@ -140,19 +140,19 @@ def test_cancel_from_another_thread_stops_streaming(tmp_path):
 
 def test_exports_and_docs(tmp_path):
     engine = make_engine(tmp_path, FakeLLM(["Diet and metformin [1]."]))
-    engine.unlock(PASSPHRASE, create=True)
-    patient = engine.create_patient("Choi")
-    session = engine.new_session(patient["id"])
+    engine.patients.unlock(PASSPHRASE, create=True)
+    patient = engine.patients.create_patient("Choi")
+    session = engine.patients.new_session(patient["id"])
     ask(engine, "How is diabetes treated?", patient_id=patient["id"], session_id=session["id"])
-    markdown = engine.export_conversation(session["id"], tmp_path / "conversation.md", "md")
+    markdown = engine.patients.export_conversation(session["id"], tmp_path / "conversation.md", "md")
     text = markdown.read_text(encoding="utf-8")
     assert "How is diabetes treated?" in text and "Diet and metformin" in text
-    pdf = engine.export_conversation(session["id"], tmp_path / "conversation.pdf", "pdf")
+    pdf = engine.patients.export_conversation(session["id"], tmp_path / "conversation.pdf", "pdf")
     assert pdf.read_bytes().startswith(b"%PDF")
-    record = engine.export_patient(patient["id"], tmp_path / "patient.json", "json")
+    record = engine.patients.export_patient(patient["id"], tmp_path / "patient.json", "json")
     assert record.exists()
     assert "flowchart TD" in engine.pipeline_mermaid()
-    info = engine.device_info()
+    info = engine.models.device_info()
     assert {"n_gpu_layers", "threads", "model", "gpu_offload_supported"} <= set(info)
     engine.close()
 

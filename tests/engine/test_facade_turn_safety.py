@@ -37,15 +37,15 @@ def ask(engine, text, patient):
 @pytest.fixture
 def engine(tmp_path, clinical_pack):
     engine = make_engine(tmp_path, FakeLLM(["Amoxicillin treats strep throat [1]."] * 6))
-    engine.unlock(PASSPHRASE, create=True)
+    engine.patients.unlock(PASSPHRASE, create=True)
     yield engine
     engine.close()
 
 
 def test_an_answer_without_an_allergy_is_never_served_to_a_patient_with_one(tmp_path, clinical_pack):
     engine = make_engine(tmp_path, FakeLLM(["Answer written for A [1].", "Noted.", "Answer written for B [1]."]))
-    engine.unlock(PASSPHRASE, create=True)
-    first, allergic, third = (engine.create_patient(name) for name in ("A", "B", "C"))
+    engine.patients.unlock(PASSPHRASE, create=True)
+    first, allergic, third = (engine.patients.create_patient(name) for name in ("A", "B", "C"))
     assert not ask(engine, QUESTION, first)["trace"]["cache_hit"]
     ask(engine, "I'm allergic to penicillin.", allergic)
     result = ask(engine, QUESTION, allergic)
@@ -58,55 +58,55 @@ def test_an_answer_without_an_allergy_is_never_served_to_a_patient_with_one(tmp_
     # the key is kept with each entry in the vault: after a restart each patient still gets
     # only the answer written for its own clinical facts
     reopened = make_engine(tmp_path, FakeLLM([]))
-    reopened.unlock(PASSPHRASE)
+    reopened.patients.unlock(PASSPHRASE)
     again = ask(reopened, QUESTION, allergic)
     assert again["trace"]["cache_hit"] and "written for B" in again["answer"]
-    assert "written for A" in ask(reopened, QUESTION, reopened.create_patient("D"))["answer"]
+    assert "written for A" in ask(reopened, QUESTION, reopened.patients.create_patient("D"))["answer"]
     reopened.close()
 
 
 @pytest.mark.parametrize("text,language", [("ok, I want to kill myself", "en"), ("감사 근데 자살하고 싶어요", "ko")])
 def test_an_emergency_turn_is_recorded_with_what_was_shown(engine, tmp_path, text, language):
-    patient = engine.create_patient("Kim")
+    patient = engine.patients.create_patient("Kim")
     result = ask(engine, text, patient)
     guidance = MESSAGES[language]["suicidal_thoughts"]
     assert result["answer"].startswith(guidance)
-    events = engine.vault.safety_events(patient["id"])
+    events = engine.patients.vault.safety_events(patient["id"])
     assert [(e["category"], e["message"], e["shown"], e["stopped"]) for e in events] == [
         ("suicidal_thoughts", guidance, result["answer"], False)]
-    assert engine.vault.audit_log(patient["id"], event="safety.emergency")
-    record = json.loads(engine.export_patient(patient["id"], tmp_path / "kim.json").read_text(encoding="utf-8"))
+    assert engine.patients.vault.audit_log(patient["id"], event="safety.emergency")
+    record = json.loads(engine.patients.export_patient(patient["id"], tmp_path / "kim.json").read_text(encoding="utf-8"))
     assert record["safety_events"][0]["category"] == "suicidal_thoughts"
-    markdown = engine.export_patient(patient["id"], tmp_path / "kim.md", "md").read_text(encoding="utf-8")
+    markdown = engine.patients.export_patient(patient["id"], tmp_path / "kim.md", "md").read_text(encoding="utf-8")
     assert "## Safety events" in markdown and guidance[:20] in markdown
 
 
 def test_a_stopped_turn_is_marked_everywhere(engine, tmp_path):
     engine.container.use_llm(FakeLLM(["one two three four five six seven eight"]))
-    patient = engine.create_patient("Lee")
+    patient = engine.patients.create_patient("Lee")
     for event in engine.ask("How is asthma treated?", patient_id=patient["id"]):
         if isinstance(event, Token):
-            engine.cancel()
-    session = engine.list_sessions(patient["id"])[0]
-    assert engine.session_turns(session["id"])[0]["trace"]["cancelled"]
-    conversation = engine.export_conversation(session["id"], tmp_path / "c.md").read_text(encoding="utf-8")
-    record = engine.export_patient(patient["id"], tmp_path / "p.md", "md").read_text(encoding="utf-8")
+            engine.turns.cancel()
+    session = engine.patients.list_sessions(patient["id"])[0]
+    assert engine.patients.session_turns(session["id"])[0]["trace"]["cancelled"]
+    conversation = engine.patients.export_conversation(session["id"], tmp_path / "c.md").read_text(encoding="utf-8")
+    record = engine.patients.export_patient(patient["id"], tmp_path / "p.md", "md").read_text(encoding="utf-8")
     assert "stopped by the user" in conversation and "stopped by the user" in record
 
 
 @pytest.mark.parametrize("text", ["Write a detailed overview of asthma and how inhalers are used.",
                                   "What causes a chronic cough?", "천식에 대해 자세히 설명해 주세요."])
 def test_general_questions_add_no_patient_facts(engine, text):
-    patient = engine.create_patient("Park")
+    patient = engine.patients.create_patient("Park")
     ask(engine, text, patient)
-    profile = engine.profile(patient["id"])
+    profile = engine.patients.profile(patient["id"])
     assert not any(profile[slot] for slot in ("conditions", "symptoms", "medications", "allergies"))
 
 
 def test_an_unsure_mention_waits_for_confirmation(engine):
-    patient = engine.create_patient("Choi")
+    patient = engine.patients.create_patient("Choi")
     ask(engine, "Asthma. What inhalers are there?", patient)
-    conditions = engine.profile(patient["id"])["conditions"]
+    conditions = engine.patients.profile(patient["id"])["conditions"]
     assert [(c["name"], c["status"]) for c in conditions] == [("asthma", "pending-confirmation")]
 
 
@@ -119,12 +119,12 @@ def test_the_engine_adds_the_similar_emergency_check_to_the_rules(tmp_path, clin
     settings.vault.kdf_iterations = 10_000
     engine = Engine(settings, llm=FakeLLM([]), knowledge=FakeKnowledge(),
                     embedder=MemoEmbedder(make_embedder(settings)), vault_path=tmp_path / "vault.db")
-    engine.unlock(PASSPHRASE, create=True)
-    patient = engine.create_patient("Lee")
+    engine.patients.unlock(PASSPHRASE, create=True)
+    patient = engine.patients.create_patient("Lee")
     result = ask(engine, "I swallowed every pill in my cupboard an hour ago.", patient)
     emergency = [a for a in result["alerts"] if a.get("kind") == "emergency"]
     assert [a["category"] for a in emergency] == ["overdose"]
     assert result["answer"].startswith("This message resembles descriptions of an emergency.")
     assert emergency[0]["detected_by"] == "similar"
-    assert [e["category"] for e in engine.vault.safety_events(patient["id"])] == ["overdose"]
+    assert [e["category"] for e in engine.patients.vault.safety_events(patient["id"])] == ["overdose"]
     engine.close()

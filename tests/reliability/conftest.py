@@ -138,9 +138,9 @@ def make_engine(home_kb, minilm, clinical_pack):
         engine = Engine(settings or fast_settings(), llm=None if llm == "real" else llm,
                         embedder=minilm, knowledge=None)
         if knowledge:
-            engine.use_knowledge_base(home_kb)
-        engine.unlock(PASSPHRASE, create=True)
-        engine.test_patient = engine.create_patient("Reliability Patient")["id"]
+            engine.kb.use_knowledge_base(home_kb)
+        engine.patients.unlock(PASSPHRASE, create=True)
+        engine.test_patient = engine.patients.create_patient("Reliability Patient")["id"]
         made.append(engine)
         return engine
 
@@ -162,12 +162,13 @@ def vault_facts(engine, patient_id: int) -> dict[int, tuple]:
     """Every profile fact ever stored for a patient (any status): id -> (slot, name)."""
     from engine.memory.store import fetch_rows
 
-    rows = fetch_rows(engine.vault.db, "select id, slot, name from profile_facts where patient_id = ?", [patient_id])
+    rows = fetch_rows(engine.patients.vault.db, "select id, slot, name from profile_facts where patient_id = ?",
+                      [patient_id])
     return {row["id"]: (row["slot"], row["name"]) for row in rows}
 
 
 def finished_turns(engine, patient_id: int) -> int:
-    return sum(len(engine.session_turns(s["id"])) for s in engine.list_sessions(patient_id))
+    return sum(len(engine.patients.session_turns(s["id"])) for s in engine.patients.list_sessions(patient_id))
 
 
 def rss_bytes() -> int:

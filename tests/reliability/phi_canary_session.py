@@ -54,9 +54,9 @@ def ask(engine_: Engine, text: str, patient_id: int, session_id: int) -> dict:
 def engine_phase(request: dict) -> dict:
     canaries, exports = request["canaries"], Path(request["exports"])
     product = Engine(load_settings())
-    product.unlock(request["passphrase"], create=True)
-    patient = product.create_patient(canaries["name"])
-    session = product.new_session(patient["id"])
+    product.patients.unlock(request["passphrase"], create=True)
+    patient = product.patients.create_patient(canaries["name"])
+    session = product.patients.new_session(patient["id"])
     hits, models, calls, sources, notes = [], set(), 0, 0, []
     for text in turns(canaries):
         result = ask(product, text, patient["id"], session["id"])
@@ -66,13 +66,13 @@ def engine_phase(request: dict) -> dict:
         calls += int(trace.get("llm_calls") or 0)
         sources += len(result.get("sources") or [])
         notes += list(trace.get("service_notes") or [])
-    facts = sum(len(v) for v in product.profile(patient["id"]).values() if isinstance(v, list))
+    facts = sum(len(v) for v in product.patients.profile(patient["id"]).values() if isinstance(v, list))
     written = []
     for fmt in EXPORTS["patient"]:
-        written.append(str(product.export_patient(patient["id"], exports / f"patient.{fmt}", fmt)))
+        written.append(str(product.patients.export_patient(patient["id"], exports / f"patient.{fmt}", fmt)))
     for fmt in EXPORTS["conversation"]:
-        written.append(str(product.export_conversation(session["id"], exports / f"conversation.{fmt}", fmt)))
-    product.lock()
+        written.append(str(product.patients.export_conversation(session["id"], exports / f"conversation.{fmt}", fmt)))
+    product.patients.lock()
     product.close()
     return {"cache_hits": hits, "exports": written, "patient_id": patient["id"], "models": sorted(models),
             "llm_calls": calls, "sources": sources, "profile_facts": facts, "service_notes": len(notes)}

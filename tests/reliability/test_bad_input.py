@@ -218,7 +218,7 @@ def test_kb_add_takes_awkward_files_refuses_non_text_and_loses_nothing(make_engi
     folder = tmp_path / "drop"
     folder.mkdir()
     paths = nasty_files(folder)
-    result = engine.kb_add(list(paths.values()))
+    result = engine.kb.add(list(paths.values()))
     refused = {error.split(":")[0].rsplit("/", 1)[-1] for error in result["errors"]}
     assert refused == REJECTED, result["errors"]
     accepted = len(paths) - len(REJECTED)
@@ -239,7 +239,7 @@ def test_kb_add_takes_awkward_files_refuses_non_text_and_loses_nothing(make_engi
         path = folder / f"generated{tried['files']}{suffix}"
         path.write_bytes(content)
         counts = kb.document_count()
-        outcome = engine.kb_add([path])
+        outcome = engine.kb.add([path])
         tried["files"] += 1
         if outcome["added"]:
             tried["added"] += 1

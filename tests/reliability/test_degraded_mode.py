@@ -66,7 +66,7 @@ def test_missing_model_english_and_korean_answers_with_alerts_and_cited_passages
     assert Status(DEGRADED_STATUS) in again and not repeated["trace"]["cache_hit"]
     _, twice = run_turn(engine, "What are the warning signs of a heart attack?", patient_id=engine.test_patient)
     assert not twice["trace"]["cache_hit"], "a degraded answer must not be served from the cache"
-    assert len(engine.session_turns(engine.list_sessions(engine.test_patient)[0]["id"])) == 4
+    assert len(engine.patients.session_turns(engine.patients.list_sessions(engine.test_patient)[0]["id"])) == 4
     print(f"\ndegraded mode (missing model): English answer {len(result['answer'])} chars with "
           f"{len(result['sources'])} cited passages; Korean answer with {len(korean['sources'])}")
 

@@ -70,7 +70,7 @@ def run_turns(engine, patients: list[int], count: int, first: int, sessions: dic
     for turn in range(first, first + count):
         patient = patients[turn % PATIENTS]
         if turn % TURNS_PER_SESSION == 0 or patient not in sessions:
-            sessions[patient] = engine.new_session(patient)["id"]
+            sessions[patient] = engine.patients.new_session(patient)["id"]
         started = time.perf_counter()
         _, result = run_turn(engine, message(turn), patient_id=patient, session_id=sessions[patient])
         durations.append(time.perf_counter() - started)
@@ -80,7 +80,7 @@ def run_turns(engine, patients: list[int], count: int, first: int, sessions: dic
 
 def measure(engine, turns: int, warm_up: int, bound_mb: float, label: str) -> list[int]:
     """Run `turns` turns over PATIENTS patients; returns the patients' ids."""
-    patients = [engine.test_patient] + [engine.create_patient(f"Load patient {n}")["id"] for n in range(1, PATIENTS)]
+    patients = [engine.test_patient] + [engine.patients.create_patient(f"Load patient {n}")["id"] for n in range(1, PATIENTS)]
     sessions: dict = {}
     started = time.perf_counter()
     run_turns(engine, patients, warm_up, 0, sessions)
@@ -96,7 +96,7 @@ def measure(engine, turns: int, warm_up: int, bound_mb: float, label: str) -> li
     elapsed = time.perf_counter() - started
     growth_mb = (samples[-1][1] - baseline) / 2**20
     peak_mb = (max(rss for _, rss in samples) - baseline) / 2**20
-    stats = engine.cache_stats()
+    stats = engine.turns.cache_stats()
     durations.sort()
     print(f"\n{label}: {turns} turns in {elapsed:.0f} s (median {durations[len(durations) // 2] * 1000:.0f} ms, "
           f"p95 {durations[int(len(durations) * 0.95)] * 1000:.0f} ms per turn); RSS after {warm_up} warm-up turns "
@@ -111,7 +111,7 @@ def measure(engine, turns: int, warm_up: int, bound_mb: float, label: str) -> li
 def test_500_turns_in_one_process_stay_within_the_memory_bound(make_engine):
     engine = make_engine(settings=fast_settings())
     patients = measure(engine, TURNS, WARM_UP, RSS_BOUND_MB, "load (EndlessLLM, real retrieval, clinical and vault)")
-    turns = sum(len(engine.session_turns(s["id"])) for p in patients for s in engine.list_sessions(p))
+    turns = sum(len(engine.patients.session_turns(s["id"])) for p in patients for s in engine.patients.list_sessions(p))
     assert turns == TURNS, "every turn was stored in the vault"
 
 

@@ -57,7 +57,7 @@ def injected_engine(make_engine, tmp_path):
         engine = make_engine(llm=llm, settings=settings)
         note = tmp_path / "chest_pain_note.txt"
         note.write_text(DOCUMENT, encoding="utf-8")
-        assert engine.kb_add([note])["added"] == 1
+        assert engine.kb.add([note])["added"] == 1
         return engine
     return make
 

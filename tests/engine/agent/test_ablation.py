@@ -139,7 +139,7 @@ def fake_engine(tmp_path):
     settings.vault.kdf_iterations = 10_000
     engine = Engine(settings, llm=SteadyLLM(), knowledge=FakeKnowledge(), clinical=FakeClinical(), embedder=None,
                     vault_path=tmp_path / "vault.db")
-    engine.unlock("pass phrase", create=True)
+    engine.patients.unlock("pass phrase", create=True)
     return engine
 
 

@@ -34,7 +34,7 @@ def test_cache_probe_embeds_the_paraphrase_cold_and_the_repeat_warm(fixture_kb, 
     memo = MemoEmbedder(minilm.inner)
     engine = Engine(settings, knowledge=KnowledgeService(HybridRetriever(fixture_kb)), embedder=memo,
                     vault_path=tmp_path / "vault.db")
-    engine.unlock("bench timings", create=True)
+    engine.patients.unlock("bench timings", create=True)
     memo.embed(["How should I treat low blood sugar?"])  # as if asked earlier in the bench
     probes = [{"conversation": "t", "question": "What are the symptoms of low blood sugar?",
                "again": "How should I treat low blood sugar?", "kind": "paraphrase"}]

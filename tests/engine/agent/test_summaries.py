@@ -32,19 +32,19 @@ def _engine(fixture_kb, minilm, tmp_path, summarise_model: str | None = None):
         settings.llm.summarise_model = summarise_model
     engine = Engine(settings, knowledge=KnowledgeService(HybridRetriever(fixture_kb)), embedder=minilm,
                     vault_path=tmp_path / "vault.db")
-    engine.unlock("summaries test", create=True)
+    engine.patients.unlock("summaries test", create=True)
     return engine
 
 
 def _session_summaries(engine) -> tuple[list[dict], list[dict]]:
-    patient = engine.create_patient("Summary Test")
-    session = engine.new_session(patient["id"])
+    patient = engine.patients.create_patient("Summary Test")
+    session = engine.patients.new_session(patient["id"])
     for question in QUESTIONS:
         for event in engine.ask(question, patient_id=patient["id"], session_id=session["id"]):
             if isinstance(event, Done):
                 assert event.result["answer"]
-    summaries = HierarchicalMemory(engine.vault).summaries(session_id=session["id"])
-    turns = engine.vault.list_turns(session_id=session["id"])
+    summaries = HierarchicalMemory(engine.patients.vault).summaries(session_id=session["id"])
+    turns = engine.patients.vault.list_turns(session_id=session["id"])
     return summaries, turns
 
 

@@ -1,6 +1,7 @@
 """The `chartside` command: discovery, models, errors."""
 
 import json
+from types import SimpleNamespace
 
 import pytest
 
@@ -65,7 +66,7 @@ class ScriptedEngine:
     """An Engine stand-in replaying a refined turn: draft 1, then draft 2 replaces it."""
 
     def __init__(self, *args, **kwargs):
-        pass
+        self.turns = SimpleNamespace(cancel=lambda: None)
 
     def ask(self, text, mode=None):
         from engine.events import AnswerReplaced, Done, Token
@@ -76,9 +77,6 @@ class ScriptedEngine:
         yield AnswerReplaced("First draft [1].")
         yield Done({"answer": "First draft [1].", "alerts": [], "sources": [{"doc_id": "kb/1", "title": "T"}],
                     "trace": {"cancelled": False}})
-
-    def cancel(self):
-        pass
 
     def close(self):
         pass

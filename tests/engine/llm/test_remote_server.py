@@ -64,9 +64,9 @@ def client(url: str, token: str | None = TOKEN, **remote) -> RemoteChatClient:
 
 def engine_with_vault(tmp_path, settings: Settings, token: str | None = TOKEN) -> Engine:
     engine = Engine(settings, knowledge=None, clinical=None, embedder=None, vault_path=tmp_path / "vault.db")
-    engine.unlock(PASSPHRASE, create=True)
+    engine.patients.unlock(PASSPHRASE, create=True)
     if token:
-        engine.set_remote_token(token)
+        engine.models.set_remote_token(token)
     return engine
 
 
@@ -84,7 +84,7 @@ def run_turn(engine: Engine, text: str, **kwargs) -> tuple[str, dict]:
 def test_agent_and_llm_turns_are_answered_by_the_server_and_stored_in_the_vault(server, tmp_path):
     engine = engine_with_vault(tmp_path, remote_settings(server.url))
     try:
-        patient = engine.create_patient("Remote Test")
+        patient = engine.patients.create_patient("Remote Test")
         before = server.requests_seen()
         streamed, result = run_turn(engine, "What is asthma?", patient_id=patient["id"], mode="llm")
         assert result["answer"].strip() and streamed.strip()
@@ -93,10 +93,10 @@ def test_agent_and_llm_turns_are_answered_by_the_server_and_stored_in_the_vault(
         _streamed, agent = run_turn(engine, "How is high blood pressure treated?", patient_id=patient["id"])
         assert agent["answer"].strip() and agent["trace"]["answered_by"]["remote"] is True
         assert server.requests_seen() >= before + 2
-        session = engine.list_sessions(patient["id"])[0]
-        assert [t["user"] for t in engine.session_turns(session["id"])] == [
+        session = engine.patients.list_sessions(patient["id"])[0]
+        assert [t["user"] for t in engine.patients.session_turns(session["id"])] == [
             "What is asthma?", "How is high blood pressure treated?"]
-        assert engine.device_info()["remote"]["answered_by"]["host"] == f"127.0.0.1:{server.port}"
+        assert engine.models.device_info()["remote"]["answered_by"]["host"] == f"127.0.0.1:{server.port}"
     finally:
         engine.close()
 
@@ -160,7 +160,7 @@ def test_a_server_killed_mid_stream_keeps_the_partial_answer_and_the_vault(tmp_p
     doomed = LlamaServer(tmp_path, api_key=TOKEN)
     engine = engine_with_vault(tmp_path, remote_settings(doomed.url, retry_after_s=60.0))
     try:
-        patient = engine.create_patient("Killed Stream")
+        patient = engine.patients.create_patient("Killed Stream")
         first, _ = run_turn(engine, "What is asthma?", patient_id=patient["id"], mode="llm")
         killed = threading.Event()
         streamed, result = [], {}
@@ -180,18 +180,19 @@ def test_a_server_killed_mid_stream_keeps_the_partial_answer_and_the_vault(tmp_p
         # the server is now marked down: the next turn runs on this desktop at once
         _next, after = run_turn(engine, "What is asthma?", patient_id=patient["id"], mode="llm")
         assert after["trace"]["answered_by"]["remote"] is False and after["answer"].strip()
-        session = engine.list_sessions(patient["id"])[0]
-        turns = engine.session_turns(session["id"])
+        session = engine.patients.list_sessions(patient["id"])[0]
+        turns = engine.patients.session_turns(session["id"])
         assert len(turns) == 3 and turns[0]["answer"].strip() == first.strip()
-        assert engine.has_remote_token()
+        assert engine.models.has_remote_token()
     finally:
         engine.close()
         doomed.stop()
     reopened = Engine(remote_settings(doomed.url), knowledge=None, clinical=None, embedder=None,
                       vault_path=tmp_path / "vault.db")
-    reopened.unlock(PASSPHRASE)
-    assert reopened.vault.integrity_problems() == []
-    assert len(reopened.session_turns(reopened.list_sessions(reopened.list_patients()[0]["id"])[0]["id"])) == 3
+    patients = reopened.patients
+    patients.unlock(PASSPHRASE)
+    assert patients.vault.integrity_problems() == []
+    assert len(patients.session_turns(patients.list_sessions(patients.list_patients()[0]["id"])[0]["id"])) == 3
     reopened.close()
 
 
@@ -208,8 +209,8 @@ def test_the_child_process_reaches_exactly_the_configured_server_and_nothing_els
         from engine.facade import Engine
         from engine.settings import load_settings
         engine = Engine(load_settings(), knowledge=None, clinical=None, embedder=None)
-        engine.unlock({PASSPHRASE!r}, create=True)
-        engine.set_remote_token({TOKEN!r})
+        engine.patients.unlock({PASSPHRASE!r}, create=True)
+        engine.models.set_remote_token({TOKEN!r})
         result = [e for e in engine.ask("What is asthma?", mode="llm")][-1].result
         other = socket.socket()
         try:

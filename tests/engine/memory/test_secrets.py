@@ -25,19 +25,19 @@ def make_engine(tmp_path) -> Engine:
 def test_the_token_is_kept_in_the_vault_across_lock_and_never_in_plain_files(tmp_path):
     engine = make_engine(tmp_path)
     with pytest.raises(VaultError):
-        engine.set_remote_token(TOKEN)
-    engine.unlock(PASSPHRASE, create=True)
-    engine.set_remote_token(TOKEN)
+        engine.models.set_remote_token(TOKEN)
+    engine.patients.unlock(PASSPHRASE, create=True)
+    engine.models.set_remote_token(TOKEN)
     engine.update_settings(engine.settings)
-    assert engine.has_remote_token() and engine.models.remote_token() == TOKEN
-    engine.lock()
-    assert not engine.has_remote_token() and engine.models.remote_token() is None
-    engine.unlock(PASSPHRASE)
+    assert engine.models.has_remote_token() and engine.models.remote_token() == TOKEN
+    engine.patients.lock()
+    assert not engine.models.has_remote_token() and engine.models.remote_token() is None
+    engine.patients.unlock(PASSPHRASE)
     assert engine.models.remote_token() == TOKEN
-    audit = engine.vault.audit_log(event="secret.set")
+    audit = engine.patients.vault.audit_log(event="secret.set")
     assert audit and audit[-1]["detail"] == {"name": REMOTE_TOKEN}
-    engine.set_remote_token("")
-    assert engine.models.remote_token() is None and engine.vault.audit_log(event="secret.delete")
+    engine.models.set_remote_token("")
+    assert engine.models.remote_token() is None and engine.patients.vault.audit_log(event="secret.delete")
     engine.close()
     assert TOKEN not in settings_path().read_text()
     assert TOKEN.encode() not in (tmp_path / "vault.db").read_bytes()
@@ -45,8 +45,8 @@ def test_the_token_is_kept_in_the_vault_across_lock_and_never_in_plain_files(tmp
 
 def test_secret_store_replaces_a_value(tmp_path):
     engine = make_engine(tmp_path)
-    engine.unlock(PASSPHRASE, create=True)
-    secrets = SecretStore(engine.vault)
+    engine.patients.unlock(PASSPHRASE, create=True)
+    secrets = SecretStore(engine.patients.vault)
     secrets.set("a", "1")
     secrets.set("a", "2")
     assert secrets.get("a") == "2" and secrets.get("b") is None
