@@ -10,8 +10,8 @@ every sentence of the passages the prompt carried:
   two must agree on negation, and every medical word of the sentence (engine.text's
   vocabulary) must occur in that passage, or the pair does not count.
 The best passage sentence is the sentence's support; below the threshold the sentence is
-unsupported. Alerts, profile facts and the standing notices are deterministic text of the
-engine and are marked as such (`kind`), not scored.
+unsupported. Alerts, profile facts, the "when to get help now" guidance and the standing
+notices are deterministic text of the engine and are marked as such (`kind`), not scored.
 """
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ from engine.text import (
 )
 
 SOURCED, ALERT, PROFILE, NOTICE = "sourced", "alert", "profile", "notice"
+# The engine's "when to get help now" line (engine.agent.care_guidance): deterministic, not sourced.
+GUIDANCE = "guidance"
 # The `reason` of the notice that says unsupported sentences were left out: a reader that
 # shows the count itself (the desktop's support note) hides this line.
 LEFT_OUT = "left out"

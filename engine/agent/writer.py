@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from engine.agent import answer_framing as framing
 from engine.agent.composer import Composition, compose
 from engine.agent.prompting import clean_citations, safety_prompt
-from engine.agent.support import (ALERT, LEFT_OUT, NOTICE, SOURCED, Support, SupportChecker, evidence_from, guard,
+from engine.agent.support import (LEFT_OUT, NOTICE, SOURCED, Support, SupportChecker, evidence_from, guard,
                                   strict_support)
 from engine.clinical.slot_model import CONCEPT_SLOTS
 from engine.errors import GenerationCancelled
@@ -190,10 +190,6 @@ def _pieces(text: str):
     as it arrives)."""
     for piece in _PIECE.findall(text):
         yield Token(piece)
-
-
-def emergency_record(prefix: str) -> list[Support]:
-    return [Support(prefix.strip(), kind=ALERT)] if prefix.strip() else []
 
 
 def sentence_records(items: list[Support]) -> list[dict]:

@@ -2,7 +2,8 @@
 
 Small talk recognised by the rules gets a canned reply (no LLM call); an emergency turn
 never does. An emergency's triage message opens every draft, streamed before the model's
-words, whatever the model then says; a corrective round's draft replaces the shown answer
+words, whatever the model then says; without one, a question that asks what to do about
+symptoms is opened by the warning signs that need care now (engine.agent.care_guidance); a corrective round's draft replaces the shown answer
 (an `AnswerReplaced` event) instead of being appended to it. Each draft keeps the
 documents it was written from, so its citations resolve to them if it is chosen.
 Without a loadable model (degraded mode) the answer is the notice, the alerts and the
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from engine.agent.care_guidance import care_guidance
 from engine.agent.degraded import degraded_answer, degraded_plain_answer
 from engine.agent.prompting import (
     history_messages,
@@ -25,7 +27,8 @@ from engine.agent.prompting import (
 )
 from engine.agent.services import AgentServices
 from engine.agent.state import TurnState
-from engine.agent.writer import emergency_record, sentence_records, write_answer
+from engine.agent.support import ALERT, GUIDANCE, Support
+from engine.agent.writer import sentence_records, write_answer
 from engine.clinical.assertion import asks_something
 from engine.errors import GenerationCancelled
 from engine.events import AnswerReplaced, Token
@@ -102,6 +105,24 @@ def with_guidance(answer: str, alerts: list[dict]) -> str:
     return f"{guidance}\n\n{answer}" if answer else guidance
 
 
+def opening(state: TurnState) -> tuple[str, list[Support]]:
+    """What opens the answer before its body, with its sentence record: an emergency's
+    guidance, else the "when to get help now" line, else nothing."""
+    guidance = emergency_guidance(state.alerts)
+    if guidance:
+        return f"{guidance}\n\n", [Support(guidance, kind=ALERT)]
+    care = care_guidance(state.text, state.slots, state.alerts, state.language)
+    if care:
+        return f"{care}\n\n", [Support(care, kind=GUIDANCE)]
+    return "", []
+
+
+def opening_decision(opened_by: list[Support]) -> list[str]:
+    if any(item.kind == GUIDANCE for item in opened_by):
+        return ["answer: opened by the warning signs that need care now (symptoms and a what-to-do question)"]
+    return []
+
+
 def draft(state: TurnState, answer: str, sentences: list[dict] | None = None) -> dict:
     """One draft with what it was written from: its documents and its checked sentences."""
     return {"answer": answer, "iteration": state.iterations, "documents": list(state.documents),
@@ -115,16 +136,16 @@ def generate_answer(state: TurnState, services: AgentServices):
         return {"answer": reply, "drafts": [*state.drafts, draft(state, reply)]}
     if state.intent == "emergency":
         guidance = with_guidance("", state.alerts)
-        sentences = sentence_records(emergency_record(guidance))
+        sentences = sentence_records([Support(guidance, kind=ALERT)] if guidance else [])
         yield Token(guidance)
         return {"answer": guidance, "sentences": sentences, "drafts": [*state.drafts, draft(state, guidance, sentences)]}
+    prefix, opened_by = opening(state)
     if services.llm_unavailable is not None:
-        answer = with_guidance(degraded_answer(state, services.llm_unavailable), state.alerts)
+        body = degraded_answer(state, services.llm_unavailable)  # opens with an emergency's guidance itself
+        answer = body if prefix and body.startswith(prefix.strip()) else prefix + body
         yield Token(answer) if state.iterations == 0 else AnswerReplaced(answer)
         return {"answer": answer, "drafts": [*state.drafts, draft(state, answer)]}
     messages, prompt_size = fitted_messages(state, services)
-    guidance = emergency_guidance(state.alerts)
-    prefix = f"{guidance}\n\n" if guidance else ""
     if state.iterations:
         yield AnswerReplaced(prefix)
     elif prefix:
@@ -134,7 +155,7 @@ def generate_answer(state: TurnState, services: AgentServices):
     written = yield from compose_or_generate(state, services, messages, max_tokens)
     metrics = services.llm.last_metrics
     answer = prefix + written.text
-    sentences = sentence_records([*emergency_record(prefix), *written.sentences])
+    sentences = sentence_records([*opened_by, *written.sentences])
     return {
         "answer": answer,
         "messages": messages,
@@ -143,7 +164,7 @@ def generate_answer(state: TurnState, services: AgentServices):
         "completion_tokens": state.completion_tokens + int(metrics.completion_tokens or 0),
         "used_profile": state.used_profile or answer_used_profile(state, answer),
         "sentences": sentences,
-        "decisions": [*state.decisions, *written.decisions],
+        "decisions": [*state.decisions, *opening_decision(opened_by), *written.decisions],
         "drafts": [*state.drafts, draft(state, answer, sentences)],
     }
 

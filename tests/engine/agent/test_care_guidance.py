@@ -1,0 +1,91 @@
+"""The "when to get help now" line: which questions get it, how it reads, and where a turn
+puts it (real clinical rules and pack inside the real agent graph; the FakeLLM's words do not
+matter here). The labelled sets resources/eval/answers/seek_care_*.jsonl are scored by
+`chartside bench care`; the dev set is checked here as a regression."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.agent.care_guidance import asks_what_to_do, care_guidance
+from engine.agent.pipeline import run_turn
+from engine.agent.support import GUIDANCE
+from engine.agent.wiring import ClinicalService
+from engine.bench.care import default_sets, read_cases, score_case, summarise
+from engine.events import Done, Token
+from engine.llm.fake import FakeLLM
+from engine.text import detect_language
+from tests.engine.agent.fakes import make_services
+
+DIZZY = {"symptoms": [{"name": "dizziness"}, {"name": "palpitations"}]}
+
+
+@pytest.mark.parametrize("text", ["What should I do?", "Should I go to the hospital?", "Do I need to go to the ER?",
+                                  "어떻게 해야 하나요?", "병원에 가야 할까요?", "어떡하죠?"])
+def test_what_to_do_and_seek_care_questions_ask_what_to_do(text):
+    assert asks_what_to_do(text)
+
+
+@pytest.mark.parametrize("text", ["What is vertigo?", "What causes dizziness?", "How much ibuprofen can I take a day?",
+                                  "What tests will the hospital do for dizziness?", "How can I prevent the flu?",
+                                  "어지럼증의 원인은 뭔가요?", "두통약은 하루에 몇 번 먹어야 하나요?"])
+def test_questions_for_information_do_not(text):
+    assert not asks_what_to_do(text)
+
+
+def test_the_line_names_the_symptoms_and_their_signs_in_the_question_language():
+    english = care_guidance("I'm dizzy and my heart races. What should I do?", DIZZY, [], "en")
+    assert english.startswith("When to get help now: with dizziness and palpitations, call 119")
+    assert "fainting or passing out" in english and "chest pain" in english
+    korean = care_guidance("어지럽고 가슴이 두근거려요. 어떻게 해야 하나요?", DIZZY, [], "ko")
+    assert korean.startswith("지금 바로 도움을 받아야 할 때: 어지럼증, 두근거림 증상이 있으면서")
+    assert "119" in korean and "실신(기절)" in korean and "가슴 통증" in korean
+
+
+def test_no_line_with_an_emergency_alert_an_information_question_or_no_symptom():
+    emergency = [{"kind": "emergency", "message": "Call 119 now."}]
+    assert care_guidance("What should I do?", DIZZY, emergency, "en") == ""
+    assert care_guidance("What causes dizziness?", DIZZY, [], "en") == ""
+    assert care_guidance("What should I do?", {"symptoms": [{"name": "dizziness", "negated": True}]}, [], "en") == ""
+    assert care_guidance("What should I do?", {}, [], "en") == ""
+
+
+@pytest.fixture(scope="module")
+def clinical(clinical_pack):
+    return ClinicalService()
+
+
+@pytest.mark.parametrize("text,language", [("I feel dizzy and my heart is racing. What should I do?", "en"),
+                                           ("어지럽고 가슴이 두근거려요. 어떻게 해야 하나요?", "ko")])
+def test_a_turn_opens_with_the_line_before_the_answer_and_marks_it_as_guidance(clinical, text, language):
+    services = make_services(FakeLLM(["Rest and drink water [1]."] * 3), clinical=clinical)
+    events = list(run_turn(text, services))
+    result = events[-1].result
+    assert isinstance(events[-1], Done) and not [a for a in result["alerts"] if a["kind"] == "emergency"]
+    line = care_guidance(text, {"symptoms": [{"name": "dizziness"}, {"name": "palpitations"}]}, [], language)
+    assert line and result["answer"].startswith(line + "\n\n")
+    assert next(e for e in events if isinstance(e, Token)).text.startswith(line)
+    assert result["sentences"][0] == {"text": line, "source": None, "support": None, "kind": GUIDANCE}
+    assert any("warning signs" in d for d in result["trace"]["decisions"])
+
+
+def test_an_information_question_about_a_symptom_gets_no_line(clinical):
+    services = make_services(FakeLLM(["Dizziness is a feeling of imbalance [1]."] * 3), clinical=clinical)
+    result = list(run_turn("What causes dizziness?", services))[-1].result
+    assert not result["answer"].startswith("When to get help now")
+    assert all(s["kind"] != GUIDANCE for s in result["sentences"])
+
+
+def test_the_dev_set_passes_through_the_real_rules(clinical):
+    """In-sample (the table was written looking at it); the held-out set is reported by the bench only."""
+    dev = next(path for path in default_sets() if "dev" in path.name)
+    verdicts = []
+    for case in read_cases(dev):
+        verdict = clinical.triage(case["q"])
+        emergency = verdict["message"] if verdict["emergency"] else ""
+        alerts = [{"kind": "emergency", "message": emergency}] if emergency else []
+        line = care_guidance(case["q"], clinical.extract(case["q"]), alerts, detect_language(case["q"]))
+        verdicts.append(score_case(case, line, emergency))
+    summary = summarise(verdicts)
+    assert summary["passed"] == summary["cases"] == 24, [v for v in verdicts if not v["passed"]]
+    assert summary["false_guidance"] == 0
