@@ -132,25 +132,23 @@ class DemoEngine(Engine):
     """An `Engine` whose vault and knowledge base live in a private temporary folder,
     removed on `close()`; see the module docstring."""
 
-    def __init__(self, settings: Settings, llm: FakeLLM, *, embedder=UNSET, clinical=UNSET):
+    def __init__(self, settings: Settings, llm: FakeLLM, *, embedder=UNSET, clinical=UNSET,
+                 knowledge_from: Path | None = None):
         self.scratch = Path(tempfile.mkdtemp(prefix="chartside-demo-"))
         self._removal = weakref.finalize(self, shutil.rmtree, self.scratch, ignore_errors=True)
         self._demo_llm = llm
         super().__init__(settings, llm=llm, embedder=embedder, clinical=clinical,
                          vault_path=self.scratch / "vault.db")
         try:
+            if knowledge_from is not None:
+                shutil.copytree(knowledge_from, self.scratch / "knowledge")
             self.kb.use_knowledge_base(self._build_knowledge_base())
         except BaseException:
             self.close()
             raise
 
     def _build_knowledge_base(self):
-        from engine.knowledge import IndexParams, KnowledgeBase
-
-        documents = _documents()
-        base = KnowledgeBase(self.scratch / "knowledge", self.embedder, IndexParams.from_settings(self.settings),
-                             corpus_source=lambda: list(documents), corpus_version=lambda: DEMO_VERSION)
-        return base.open(build=True)
+        return build_knowledge_base(self.scratch / "knowledge", self.embedder, self.settings)
 
     def update_settings(self, settings: Settings) -> None:
         """Apply, not save: the demo leaves the user's settings file alone; the fake model stays."""
@@ -166,15 +164,28 @@ class DemoEngine(Engine):
             self._removal()
 
 
-def demo_engine(settings: Settings | None = None, *, token_delay: float = 0.0, embedder=None) -> Engine:
+def build_knowledge_base(folder: Path, embedder, settings: Settings):
+    """The demo's knowledge base in `folder` (built there unless it is already, and open)."""
+    from engine.knowledge import IndexParams, KnowledgeBase
+
+    documents = _documents()
+    base = KnowledgeBase(folder, embedder, IndexParams.from_settings(settings),
+                         corpus_source=lambda: list(documents), corpus_version=lambda: DEMO_VERSION)
+    return base.open(build=True)
+
+
+def demo_engine(settings: Settings | None = None, *, token_delay: float = 0.0, embedder=None,
+                knowledge_from: Path | None = None) -> Engine:
     """A real `Engine` for the demo (see the module docstring). `token_delay`: seconds
     before each word the fake model streams; `embedder`: one to share (tests build it once),
-    by default the settings' sentence-transformers model."""
+    by default the settings' sentence-transformers model; `knowledge_from`: a folder where
+    `build_knowledge_base` built the demo's knowledge base, copied rather than built again
+    (tests build it once)."""
     settings = demo_settings(settings)
     llm = FakeLLM(default=UNSOURCED_REPLY["en"], respond=demo_reply, token_delay=token_delay)
     with_pack = pack_available()
     engine = DemoEngine(settings, llm, embedder=UNSET if embedder is None else embedder,
-                        clinical=UNSET if with_pack else None)
+                        clinical=UNSET if with_pack else None, knowledge_from=knowledge_from)
     if not with_pack:
         engine.service_notes.append("clinical checks off in the demo: no clinical pack is installed")
     return engine

@@ -58,16 +58,27 @@ def demo_embedder():
     return make_embedder(Settings())
 
 
+@pytest.fixture(scope="session")
+def demo_knowledge(tmp_path_factory, demo_embedder):
+    """The demo's knowledge base, built once; each demo engine works on a copy."""
+    from engine.demo import build_knowledge_base, demo_settings
+
+    folder = tmp_path_factory.mktemp("demo") / "knowledge"
+    build_knowledge_base(folder, demo_embedder, demo_settings()).close()
+    return folder
+
+
 @pytest.fixture
-def make_demo_engine(demo_embedder, clinical_pack):
-    """What a demo engine of this session shares: the embedder (the clinical pack is the
-    process pack). Call it as `make_demo_engine(settings=None, token_delay=0.0)`."""
+def make_demo_engine(demo_embedder, demo_knowledge, clinical_pack):
+    """Demo engines sharing this session's embedder, knowledge base (copied) and clinical
+    pack (the process pack). Call it as `make_demo_engine(settings=None, token_delay=0.0)`."""
     from engine.demo import demo_engine
 
     engines = []
 
     def make(settings=None, token_delay: float = 0.0):
-        engines.append(demo_engine(settings, token_delay=token_delay, embedder=demo_embedder))
+        engines.append(demo_engine(settings, token_delay=token_delay, embedder=demo_embedder,
+                                   knowledge_from=demo_knowledge))
         return engines[-1]
     yield make
     for made in engines:
