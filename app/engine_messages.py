@@ -62,7 +62,6 @@ KNOWN_MESSAGES = (
     QT_TRANSLATE_NOOP("EngineErrors", "Not enough disk space to import the bundle beside the current index. Nothing was changed."),  # noqa: E501
     QT_TRANSLATE_NOOP("EngineErrors", "The bundle file was not found. Nothing was changed."),
     QT_TRANSLATE_NOOP("EngineErrors", "The folder to export the bundle to does not exist."),
-    QT_TRANSLATE_NOOP("EngineErrors", "The demo has no knowledge base to export or import."),
     QT_TRANSLATE_NOOP("EngineErrors", "The model server's reply was not understood."),
     QT_TRANSLATE_NOOP("EngineErrors", "The model server stopped in the middle of the answer."),
     QT_TRANSLATE_NOOP("EngineErrors", "The model server sent a reply that is not valid JSON."),

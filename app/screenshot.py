@@ -2,9 +2,11 @@
 
 `chartside --screenshot FILE.png` saves the main window (chat, alert, sources) in the UI
 language of the settings. `python -m app.screenshot --all DIR` saves every main screen in
-Korean and English (the README shows those of `docs/screenshots`). Both drive the real window through its widgets, against the
-in-memory `DemoEngine`, so no model, index or patient file is touched and nothing is
-written except the PNG files. `python -m app.screenshot --real DIR` (`make screenshots`)
+Korean and English (the README shows those of `docs/screenshots`). Both drive the real window
+through its widgets, against the demo engine (`engine.demo`: the real engine with the
+scripted fake model, a throw-away vault and a tiny knowledge base in a temporary folder that
+is deleted afterwards), so no model file, index or patient file of the user is touched and
+nothing is kept except the PNG files. `python -m app.screenshot --real DIR` (`make screenshots`)
 photographs the same window over the real engine: the default model answering a real
 question from the installed knowledge base, in English and in Korean.
 """
@@ -22,7 +24,7 @@ from typing import Callable
 from PySide6.QtCore import QEventLoop
 from PySide6.QtWidgets import QApplication, QWidget
 
-from app.demo import DEMO_QUESTION, DemoEngine
+from engine.demo import DEMO_QUESTION, demo_engine
 from app.main_window import MainWindow
 from app.qt_app import application
 from app.workers import EngineRunner, retire
@@ -30,6 +32,7 @@ from engine.settings import Settings
 
 DEMO_PATIENT = {"ko": "김하늘 (데모)", "en": "Alex Kim (demo)"}
 WINDOW_SIZE = (1320, 820)
+DEMO_TURN_SECONDS = 180
 
 
 def pump(predicate: Callable[[], bool], timeout: float = 15.0) -> None:
@@ -72,13 +75,14 @@ def open_last_citation(workspace) -> None:
 
 
 class DemoSession:
-    """A main window over a DemoEngine, driven step by step."""
+    """A main window over a demo engine, driven step by step (`embedder`: one to share
+    between sessions, by default the engine loads its own)."""
 
-    def __init__(self, language: str):
+    def __init__(self, language: str, embedder=None):
         settings = Settings()
         settings.ui.language = language
         self.language = language
-        self.engine = DemoEngine(settings)
+        self.engine = demo_engine(settings, embedder=embedder)
         self.runner = EngineRunner()
         self.window = MainWindow(self.engine, self.runner)
         self.window.resize(*WINDOW_SIZE)
@@ -101,14 +105,17 @@ class DemoSession:
         pump(lambda: workspace.chat.session_id is not None)
         workspace.chat.send(DEMO_QUESTION[self.language])
         pump(lambda: not workspace.chat.running and bool(workspace.chat.turn_views())
-             and workspace.chat.turn_views()[-1].result is not None)
+             and workspace.chat.turn_views()[-1].result is not None, DEMO_TURN_SECONDS)
         pump(lambda: bool(workspace.profile.profile))
-        pump(lambda: self.window.services_ready)
+        pump(lambda: self.window.services_ready, DEMO_TURN_SECONDS)
 
     def close(self) -> None:
         self.window.idle.stop()
         self.window.close()
-        self.runner.wait(5_000)
+        while self.runner.busy:
+            settle(0.1)
+        self.runner.wait(30_000)
+        self.engine.close()
         retire(self.window)
         QApplication.processEvents()
 
@@ -133,9 +140,11 @@ def save_all(folder: Path, languages: tuple[str, ...] = ("ko", "en")) -> list[Pa
 
     ui = UiLanguage(QApplication.instance())
     saved: list[Path] = []
+    embedder = None
     for language in languages:
         ui.set(language)
-        session = DemoSession(language)
+        session = DemoSession(language, embedder)
+        embedder = session.engine.embedder
         try:
             window = session.window
             window.unlock_page.passphrase.setText("correct horse battery staple")

@@ -74,9 +74,13 @@ class Engine:
 
     def update_settings(self, settings: Settings) -> None:
         """Apply and save new settings; services that depend on them are recreated lazily."""
+        self.apply_settings(settings)
+        save_settings(settings)
+
+    def apply_settings(self, settings: Settings) -> None:
+        """Use new settings without saving them (`update_settings` saves too)."""
         old = self.container.settings
         self.container.settings = settings
-        save_settings(settings)
         if settings.llm != old.llm or settings.remote != old.remote:
             self.container.reset_llm()
         if settings.cache != old.cache:

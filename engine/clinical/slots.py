@@ -168,6 +168,11 @@ def _warm_up_extraction(pack: ClinicalPack) -> None:
     pack.load_seconds += time.perf_counter() - started
 
 
+def process_pack() -> ClinicalPack | None:
+    """The process-wide pack if it is loaded, without loading it."""
+    return _loaded
+
+
 def install_process_pack(pack: ClinicalPack | None) -> ClinicalPack | None:
     """Make `pack` the process-wide pack (None forgets it); returns the previous one.
     For callers that load a pack from a place of their own (tests, a rebuilt pack)."""

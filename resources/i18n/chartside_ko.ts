@@ -293,10 +293,6 @@
         <translation>현재 색인 옆에 번들을 가져올 디스크 공간이 부족합니다. 아무것도 바꾸지 않았습니다.</translation>
     </message>
     <message>
-        <source>The demo has no knowledge base to export or import.</source>
-        <translation>데모에는 내보내거나 가져올 지식 베이스가 없습니다.</translation>
-    </message>
-    <message>
         <source>The model server&apos;s reply was not understood.</source>
         <translation>모델 서버의 응답을 이해할 수 없습니다.</translation>
     </message>

@@ -1,5 +1,7 @@
 """GUI test fixtures: one QApplication with the CJK font, English UI unless a test asks
-for Korean, and windows over the real engine or an in-memory facade (control flow only)."""
+for Korean, and windows over the real engine: with the default model, or the demo engine
+(engine.demo: the real engine with the scripted fake model, a throw-away vault and a tiny
+knowledge base). The embedder and the clinical pack are loaded once per test session."""
 
 from __future__ import annotations
 
@@ -12,7 +14,6 @@ from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication
 
 import engine  # noqa: F401  (offline switches first)
-from app.demo import DemoEngine
 from app.i18n import UiLanguage
 from app.main import application
 from app.main_window import MainWindow
@@ -48,10 +49,46 @@ def ui_language(chartside_qapp):
     language.set("en")
 
 
+@pytest.fixture(scope="session")
+def demo_embedder():
+    """The real sentence-transformers embedder, loaded once for every demo engine."""
+    from engine.knowledge import make_embedder
+    from engine.settings import Settings
+
+    return make_embedder(Settings())
+
+
+@pytest.fixture(scope="session")
+def demo_knowledge(tmp_path_factory, demo_embedder):
+    """The demo's knowledge base, built once; each demo engine works on a copy."""
+    from engine.demo import build_knowledge_base, demo_settings
+
+    folder = tmp_path_factory.mktemp("demo") / "knowledge"
+    build_knowledge_base(folder, demo_embedder, demo_settings()).close()
+    return folder
+
+
 @pytest.fixture
-def fake_engine():
-    """The in-memory facade (app.demo): control flow only, never the only test of a feature."""
-    return DemoEngine()
+def make_demo_engine(demo_embedder, demo_knowledge, clinical_pack):
+    """Demo engines sharing this session's embedder, knowledge base (copied) and clinical
+    pack (the process pack). Call it as `make_demo_engine(settings=None, token_delay=0.0)`."""
+    from engine.demo import demo_engine
+
+    engines = []
+
+    def make(settings=None, token_delay: float = 0.0):
+        engines.append(demo_engine(settings, token_delay=token_delay, embedder=demo_embedder,
+                                   knowledge_from=demo_knowledge))
+        return engines[-1]
+    yield make
+    for made in engines:
+        made.close()
+
+
+@pytest.fixture
+def fake_engine(make_demo_engine):
+    """The demo engine: the real engine with the scripted fake model (engine.demo)."""
+    return make_demo_engine()
 
 
 def open_window(qtbot, engine_) -> MainWindow:

@@ -10,10 +10,11 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QColor
 
 from app.citations import citation_target, link_citations, sentence_markers
-from app.demo import DEMO_LEFT_OUT, DEMO_NOTES, DEMO_QUESTION, DEMO_SOURCES, EMERGENCY_MESSAGES
 from app.dialogs.about import AboutDialog
 from app.panels.chat import AlertBanner, TurnView, support_findings
 from app.panels.sources import SENTENCE_COLOUR, SourcesPanel, locate
+from engine.agent.answer_framing import texts as framing_texts
+from engine.demo import DEMO_BACKED, DEMO_LEFT_OUT, DEMO_QUESTION
 from engine.events import NodeStarted, Status
 from engine.settings import RemoteModelSettings
 
@@ -46,9 +47,10 @@ def test_a_weakly_supported_answer_says_so_in_the_chat_and_the_trace(qtbot, ui_l
                                  "(see the Trace tab).", 1)
     assert view.support_note.isVisible() and view.support_note.text() == note
     assert ("left out" in note) == (language == "en") and ("출처" in note) == (language == "ko")
-    assert DEMO_NOTES[language][0] in view.text, "copy and export keep the whole answer"
-    assert DEMO_NOTES[language][0] not in view.answer.text(), "the note says it once, with the count"
-    assert DEMO_NOTES[language][1] in view.answer.text()
+    left_out_notice = framing_texts(language)["weak"]
+    assert left_out_notice in view.text, "copy and export keep the whole answer"
+    assert left_out_notice not in view.answer.text(), "the note says it once, with the count"
+    assert all(sentence.rstrip(".") in view.answer.text() for sentence in DEMO_BACKED[language])
 
     trace = workspace.trace
     assert trace.dropped.isVisibleTo(trace)
@@ -56,7 +58,7 @@ def test_a_weakly_supported_answer_says_so_in_the_chat_and_the_trace(qtbot, ui_l
     summary = translate("TracePanel", "%1 of %2 sentences backed by a source").replace("%1", "2").replace("%2", "3")
     assert trace.support_summary.text() == summary + " · " + translate("TracePanel", "%n left out of the answer:", 1)
     reason = result["trace"]["support"][2]["reason"]
-    shown_reason = ("'non-penicillin' is not in the source" if language == "en"
+    shown_reason = ("'infection' is not in the source" if language == "en"
                     else translate("SupportCheck", reason))
     assert shown_reason in trace.dropped.text().replace("&#x27;", "'")
 
@@ -120,7 +122,8 @@ def test_a_citation_opens_its_source_with_the_backing_sentence_highlighted(qtbot
     qtbot.waitUntil(lambda: highlighted_pixels(workspace.sources.scroll.viewport()) > 200, timeout=5000)
 
     view.answer.linkActivated.emit("cite:1:0")
-    assert workspace.sources.marked == (1, DEMO_SOURCES[0]["passage"].split(". ")[0] + ".")
+    assert workspace.sources.marked == (1, "Amoxicillin is a penicillin-class antibiotic, so it should be avoided "
+                                           "by people with a penicillin allergy.")
     assert SENTENCE_COLOUR not in workspace.sources.cards[1].text
 
 
@@ -146,10 +149,12 @@ def test_korean_ui_shows_alerts_steps_and_progress_in_korean(qtbot, ui_language,
     unlock(qtbot, demo_window)
     chat = demo_window.workspace.chat
     chat.send("Crushing chest pain for 20 minutes, what should I do?")
-    wait_turn(qtbot, demo_window)
+    result = wait_turn(qtbot, demo_window)
     banner = chat.turn_views()[-1].findChildren(AlertBanner)[0]
-    assert banner.message == EMERGENCY_MESSAGES["ko"]
-    assert EMERGENCY_MESSAGES["en"] in banner.text, "the English question also gets the alert in English"
+    messages = result["alerts"][0]["messages"]
+    assert result["alerts"][0]["kind"] == "emergency" and messages["ko"] != messages["en"]
+    assert banner.message == messages["ko"]
+    assert messages["en"] in banner.text, "the English question also gets the alert in English"
     assert "응급" in banner.text and "What to do now" not in banner.text
 
     chat._turn = chat._add_turn("질문")
@@ -192,9 +197,11 @@ def test_english_ui_shows_a_korean_questions_alert_in_english_and_korean(qtbot, 
     unlock(qtbot, demo_window)
     chat = demo_window.workspace.chat
     chat.send("가슴 통증이 심해요")
-    wait_turn(qtbot, demo_window)
+    result = wait_turn(qtbot, demo_window)
     banner = chat.turn_views()[-1].findChildren(AlertBanner)[0]
-    assert banner.message == EMERGENCY_MESSAGES["en"] and EMERGENCY_MESSAGES["ko"] in banner.text
+    messages = result["alerts"][0]["messages"]
+    assert result["alerts"][0]["kind"] == "emergency" and messages["ko"] != messages["en"]
+    assert banner.message == messages["en"] and messages["ko"] in banner.text
 
 
 def test_about_says_what_goes_to_an_enabled_model_server(qtbot, ui_language):

@@ -5,7 +5,7 @@ Documents folder with Qt's Korean labels, conversations titled from their first 
 progress/ETA line under a streaming answer.
 
 Titles and restore run over the real engine facade with the real encrypted store (the
-language model is the scripted FakeLLM); the rest over the in-memory facade."""
+language model is the scripted FakeLLM); the rest over the demo engine (engine.demo)."""
 
 from __future__ import annotations
 
@@ -22,10 +22,10 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QLabel
 
 from app import folders
-from app.demo import DEMO_QUESTION, DemoEngine
 from app.panels.chat import AnswerProgress
 from app.panels.patients import session_title
 from app.system_check import advice, check_display_libraries, debian_package
+from engine.demo import DEMO_QUESTION
 from engine.facade import Engine
 from engine.llm.fake import FakeLLM
 from engine.settings import Settings
@@ -159,15 +159,15 @@ def test_unlock_returns_to_the_open_patient_and_conversation(qtbot, store_window
 
 
 # -- dialogs -----------------------------------------------------------------------------------
-def test_save_dialog_opens_in_documents_with_korean_labels(qtbot, ui_language, tmp_path, monkeypatch):
+def test_save_dialog_opens_in_documents_with_korean_labels(qtbot, ui_language, tmp_path, monkeypatch,
+                                                           make_demo_engine):
     home = tmp_path / "user"
     (home / "Documents").mkdir(parents=True)
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.delenv("XDG_DOCUMENTS_DIR", raising=False)
     folders.forget()
     ui_language.set("ko")
-    engine = DemoEngine()
-    window = open_window(qtbot, engine)
+    window = open_window(qtbot, make_demo_engine())
     seen = {}
 
     def inspect_dialog():
@@ -261,10 +261,12 @@ def test_progress_numbers():
     assert progress.waited(now=125.0) == pytest.approx(25.0)
 
 
-def test_progress_line_under_a_streaming_answer(qtbot, ui_language, tmp_path):
+def test_progress_line_under_a_streaming_answer(qtbot, ui_language, tmp_path, make_demo_engine):
+    """Plain chat (llm mode): the model's words are shown as they stream."""
     settings = Settings()
+    settings.mode = "llm"
     settings.llm.max_answer_tokens = 300
-    window = open_window(qtbot, DemoEngine(settings, token_delay=0.03))
+    window = open_window(qtbot, make_demo_engine(settings, token_delay=0.03))
     try:
         unlock(qtbot, window)
         add_patient(qtbot, window, "Alex Kim")

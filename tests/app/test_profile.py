@@ -1,12 +1,12 @@
-"""Profile panel over the in-memory facade: pending allergy confirm/reject, edit, retract;
-every change goes through the engine (which audits it) and the panel reloads."""
+"""Profile panel over the demo engine: pending allergy confirm/reject, edit, retract; every
+change goes through the engine (which audits it in the vault) and the panel reloads."""
 
 from __future__ import annotations
 
 from PySide6.QtWidgets import QMessageBox, QPushButton
 
-from app.demo import DEMO_QUESTION
 from app.panels.profile import format_value, provenance_text
+from engine.demo import DEMO_QUESTION
 
 from tests.app.conftest import add_patient, unlock, wait_turn
 
@@ -17,6 +17,11 @@ def ask_demo(qtbot, window) -> None:
     window.workspace.chat.send(DEMO_QUESTION["en"])
     wait_turn(qtbot, window)
     qtbot.waitUntil(lambda: bool(window.workspace.profile.profile.get("allergies")), timeout=5000)
+
+
+def audited(engine) -> list[tuple[str, int | None]]:
+    """The vault's audit log: (event, fact id) of each row."""
+    return [(row["event"], row["detail"].get("fact_id")) for row in engine.patients.vault.audit_log()]
 
 
 def rows(panel) -> dict[str, list[str]]:
@@ -34,13 +39,13 @@ def test_pending_allergy_is_confirmed_through_the_engine(qtbot, demo_window, fak
     assert panel.pending_box.isVisibleTo(panel)
     allergy = panel.profile["allergies"][0]
     assert allergy["status"] == "pending-confirmation"
-    assert rows(panel)["Allergies"] == ["Penicillin"] and rows(panel)["Medications"] == ["Amlodipine"]
+    assert rows(panel)["Allergies"] == ["penicillin"] and rows(panel)["Medications"] == ["amlodipine"]
     assert "Age:</b> 58" in panel.demographics.text()
 
     panel.findChild(QPushButton, f"confirm_{allergy['id']}").click()
     qtbot.waitUntil(lambda: panel.profile.get("allergies", [{}])[0].get("status") == "active", timeout=5000)
     assert not panel.pending_box.isVisibleTo(panel)
-    assert ("active", allergy["id"]) in fake_engine.patients.audit
+    assert ("profile.confirm", allergy["id"]) in audited(fake_engine)
 
 
 def test_reject_edit_and_retract(qtbot, demo_window, fake_engine):
@@ -51,7 +56,7 @@ def test_reject_edit_and_retract(qtbot, demo_window, fake_engine):
     qtbot.waitUntil(lambda: panel.profile.get("allergies") == [], timeout=5000)
 
     medication = panel.tree.topLevelItem(3).child(0)
-    assert medication.text(1) == "5 mg daily"
+    assert medication.text(1) == "5 mg"
     panel.tree.setCurrentItem(medication)
     panel.edit_selected()
     dialog = panel.edit_dialog
@@ -63,11 +68,11 @@ def test_reject_edit_and_retract(qtbot, demo_window, fake_engine):
     panel.tree.setCurrentItem(panel.tree.topLevelItem(2).child(0))
     panel.retract_selected()
     box = panel.findChild(QMessageBox, "retractPrompt")
-    assert "Hypertension" in box.text()
+    assert "hypertension" in box.text()
     next(b for b in box.buttons() if b.objectName() == "confirmYes").click()
     qtbot.waitUntil(lambda: panel.profile.get("conditions") == [], timeout=5000)
-    assert [action for action, _ in fake_engine.patients.audit if action in ("rejected", "edit", "retracted")] == \
-        ["rejected", "edit", "retracted"]
+    assert [event for event, _ in audited(fake_engine) if event.startswith("profile.") and event != "profile.update"] == \
+        ["profile.reject", "profile.edit", "profile.retract"]
 
 
 def test_values_and_provenance_as_a_clinician_reads_them():

@@ -1,3 +1,5 @@
+import time
+
 import pytest
 
 from engine.errors import GenerationCancelled, ModelOutputError
@@ -32,3 +34,22 @@ def test_fake_honours_cancellation():
             got.append(piece)
             cancel.cancel()
     assert got == ["one "]
+
+
+def test_fake_replies_by_prompt_then_default_and_streams_slowly():
+    def respond(role, messages):
+        return "about amoxicillin" if role == "generate" and "amoxicillin" in messages[-1]["content"] else None
+
+    fake = FakeLLM(default="fallback", respond=respond, token_delay=0.01).enqueue("queued first")
+    assert fake.chat("generate", [{"role": "user", "content": "amoxicillin?"}]) == "queued first"
+    assert fake.chat("generate", [{"role": "user", "content": "amoxicillin?"}]) == "about amoxicillin"
+    assert fake.chat("generate", [{"role": "user", "content": "other"}]) == "fallback"
+    assert fake.classify("classify", "amoxicillin", ["fallback", "other"]) == "fallback"
+    started = time.perf_counter()
+    cancel = CancelToken()
+    pieces = []
+    with pytest.raises(GenerationCancelled):
+        for piece in fake.stream_chat("generate", [{"role": "user", "content": "amoxicillin?"}], cancel=cancel):
+            pieces.append(piece)
+            cancel.cancel()
+    assert pieces == ["about "] and time.perf_counter() - started >= 0.02
