@@ -1,8 +1,8 @@
 # Chartside: two commands on a fresh machine.
 #   make run    create .venv, install everything and the default models, build what is
 #               missing, open the app (no display: selftest + a sample question instead)
-#   make test   the same install, then the import contract and the test suite
-#               (the slow tests run with `make reliability`)
+#   make test   the same install (with the X11 libraries Qt's xcb plugin loads, as root), then the
+#               import contract and the test suite (the slow tests run with `make reliability`)
 SHELL := /bin/bash
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
@@ -47,7 +47,7 @@ data: models
 lint: install
 	$(BIN)/lint-imports
 
-test: models lint
+test: models lint e2e-deps
 	$(BIN)/python -m pytest -m "not slow"
 
 # The slow tests: kills of real `kb build`/`kb add` commands, 60 real-model turns under an
