@@ -74,6 +74,15 @@ def support_findings(result: dict, threshold: float = DEFAULT_SUPPORT_THRESHOLD)
     return {"dropped": dropped, "weak": weak, "unchecked": unchecked}
 
 
+def emphasised_guidance(text: str, records: list[dict]) -> str:
+    """The answer with the engine's "when to get help now" line (sentence kind `guidance`)
+    in bold, so it does not read as one more quoted sentence."""
+    lines = {" ".join(str(r.get("text") or "").split()) for r in records if r.get("kind") == "guidance"}
+    if not lines:
+        return text
+    return "\n".join(f"**{line.strip()}**" if " ".join(line.split()) in lines else line for line in text.split("\n"))
+
+
 @dataclass
 class AnswerProgress:
     """How far a streamed answer is: tokens so far, the measured speed and, from the
@@ -259,7 +268,8 @@ class TurnView(QFrame):
     def render(self) -> None:
         self._dirty = False
         shown = self.shown_text()
-        self.answer.setText(link_citations(shown, len(self.sources), self.sentence_records()))
+        records = self.sentence_records()
+        self.answer.setText(link_citations(emphasised_guidance(shown, records), len(self.sources), records))
         self.answer.setVisible(bool(shown.strip()) or not self.text.strip())
 
     def shown_text(self) -> str:

@@ -237,3 +237,19 @@ def test_engine_texts_around_the_answer_are_translated_once_at_the_boundary(ui_l
     assert reason_text("number 5 not in the source") == "숫자 5이(가) 출처에 없음"
     assert reason_text("'ulcer' is not in the source") == "'ulcer'이(가) 출처에 없음"
     assert reason_text("an unknown reason") == "an unknown reason"
+
+
+@pytest.mark.parametrize("language,question", [("en", "I feel dizzy and my heart is racing. What should I do?"),
+                                               ("ko", "어지럽고 가슴이 두근거려요. 어떻게 해야 하나요?")])
+def test_the_when_to_get_help_line_opens_the_answer_in_bold(qtbot, ui_language, demo_window, language, question):
+    ui_language.set(language)
+    unlock(qtbot, demo_window)
+    add_patient(qtbot, demo_window, "Alex Kim")
+    demo_window.workspace.chat.send(question)
+    result = wait_turn(qtbot, demo_window)
+    guidance = [s["text"] for s in result["sentences"] if s["kind"] == "guidance"]
+    assert len(guidance) == 1 and result["answer"].startswith(guidance[0])
+    assert ("119" in guidance[0]) and (("실신" in guidance[0]) == (language == "ko"))
+    view = demo_window.workspace.chat.turn_views()[-1]
+    assert view.answer.text().startswith(f"**{guidance[0]}**")
+    assert view.text.startswith(guidance[0]), "copy and export keep the plain text"
