@@ -5,7 +5,8 @@ here, in the "EngineErrors" context of the Qt catalogue. The list marks the mess
 `pyside6-lupdate`; a message missing from it is shown in English, never hidden.
 The same holds for the other engine texts the chat and the trace show: progress lines
 (`Status` events), the pipeline's step names (stable node ids), why the support check
-left a sentence out, and a model server's fallback reason ("message (host)").
+left a sentence out, a model server's fallback reason ("message (host)"), and the note
+for the clinic's own documents in the knowledge base's attribution.
 Alerts come from the engine in both languages (`messages`): `alert_message` picks the UI's.
 """
 
@@ -95,6 +96,14 @@ STEP_NAMES = {
     "store_response": QT_TRANSLATE_NOOP("PipelineSteps", "finishing"),
 }
 
+ATTRIBUTION_CONTEXT = "KnowledgeAttribution"
+# The knowledge base's attribution (`stats()["attribution"]`) joins its sources' credits,
+# shown as recorded, and the engine's note for the clinic's own documents, translated here.
+ATTRIBUTION_SEPARATOR = " · "
+KNOWN_ATTRIBUTION_PARTS = (
+    QT_TRANSLATE_NOOP("KnowledgeAttribution", "Documents added by this clinic"),
+)
+
 REASON_CONTEXT = "SupportCheck"
 KNOWN_REASONS = (
     QT_TRANSLATE_NOOP("SupportCheck", "no passages"),
@@ -126,6 +135,14 @@ def with_host(message: str) -> str:
 
 def status_text(message: str) -> str:
     return QCoreApplication.translate(STATUS_CONTEXT, message)
+
+
+def attribution_text(attribution: str) -> str:
+    """The knowledge base's attribution with the engine's own note translated (credits
+    such as "MedQuAD (…), CC BY 4.0" stay as their documents record them)."""
+    parts = str(attribution or "").split(ATTRIBUTION_SEPARATOR)
+    return ATTRIBUTION_SEPARATOR.join(QCoreApplication.translate(ATTRIBUTION_CONTEXT, part)
+                                      if part in KNOWN_ATTRIBUTION_PARTS else part for part in parts)
 
 
 def step_name(node: str) -> str:

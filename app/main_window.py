@@ -58,6 +58,7 @@ class MainWindow(QMainWindow):
         self._warm_up_poll = QTimer(self, interval=WARM_UP_POLL_MS)
         self._warm_up_poll.timeout.connect(self._show_warm_up_step)
         self.last_export: str | None = None
+        self.knowledge_attribution = ""   # the open knowledge base's, from the engine's kb.stats()
         # Ids only (no names or text): where the user was when the store was locked.
         self.resume_at: tuple[object, object] | None = None
 
@@ -209,10 +210,19 @@ class MainWindow(QMainWindow):
 
     def _show_knowledge_state(self, stats: dict) -> None:
         self.services_ready = True
-        if stats.get("ready", True):
+        self._knowledge_stats(stats)
+
+    def _knowledge_stats(self, stats: dict) -> None:
+        """The knowledge base's state in the status bar and its attribution in the Sources
+        footer (also when the knowledge-base dialog read them after a change)."""
+        ready = stats.get("ready", True)
+        if ready:
             self.knowledge_label.setText(self.tr("Knowledge base: ready"))
         else:
             self.knowledge_label.setText(self.tr("Knowledge base: not built (Tools → Knowledge base)"))
+        self.knowledge_attribution = str(stats.get("attribution") or "") if ready else ""
+        if self.workspace is not None:
+            self.workspace.sources.set_attribution(self.knowledge_attribution)
 
     def _knowledge_state_failed(self, exc: BaseException) -> None:
         from app.errors import user_message
@@ -249,6 +259,7 @@ class MainWindow(QMainWindow):
             return
         self.workspace = Workspace(self.engine, self.runner)
         self.workspace.chat.turn_finished.connect(self._show_answered_by)
+        self.workspace.sources.set_attribution(self.knowledge_attribution)
         self.stack.addWidget(self.workspace)
         self.stack.setCurrentWidget(self.workspace)
         patient_id, session_id = self.resume_at or (None, None)
@@ -302,6 +313,7 @@ class MainWindow(QMainWindow):
 
         if self.knowledge_dialog is None:
             self.knowledge_dialog = KnowledgeBaseDialog(self.engine, self.runner, self)
+            self.knowledge_dialog.stats_read.connect(self._knowledge_stats)
         else:
             self.knowledge_dialog.refresh()
         self.knowledge_dialog.show()
@@ -310,7 +322,8 @@ class MainWindow(QMainWindow):
     def open_about(self) -> None:
         from app.dialogs.about import AboutDialog
 
-        self.about_dialog = AboutDialog(self, getattr(getattr(self.engine, "settings", None), "remote", None))
+        self.about_dialog = AboutDialog(self, getattr(getattr(self.engine, "settings", None), "remote", None),
+                                        self.knowledge_attribution)
         self.about_dialog.open()
 
     # -- export ----------------------------------------------------------------------------

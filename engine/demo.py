@@ -37,6 +37,7 @@ from engine.text import has_hangul
 
 DEMO_VERSION = "chartside-demo-1"
 DEMO_LICENCE = "Chartside demo text, CC BY 4.0"
+DEMO_ATTRIBUTION = "Written for the Chartside demo"
 
 DEMO_QUESTION = {
     "ko": "58세 여성, 고혈압으로 암로디핀 5mg 복용 중이고 페니실린 알레르기가 있어요. 목이 아프고 열이 나는데 아목시실린을 먹어도 되나요?",
@@ -91,7 +92,7 @@ def _documents():
          "See a doctor if a fever lasts more than three days or comes with a stiff neck or confusion."),
     ]
     return [Document(doc_id=doc_id, title=title, text=text, source="Chartside demo", licence=DEMO_LICENCE,
-                     attribution="Written for the Chartside demo")
+                     attribution=DEMO_ATTRIBUTION)
             for doc_id, title, text in texts]
 
 

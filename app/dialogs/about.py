@@ -1,4 +1,5 @@
-"""About Chartside: version, what stays on this computer, and attributions.
+"""About Chartside: version, what stays on this computer, and attributions (the knowledge
+base's as the engine last reported it, `kb.stats()["attribution"]`).
 
 With a clinic model server enabled (Settings → Models), not everything stays on this
 computer: the dialog names the server and, role by role, what is sent to it.
@@ -10,12 +11,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
 
 import engine
-from app.panels.sources import MEDQUAD_ATTRIBUTION
+from app.engine_messages import attribution_text
 from app.panels.widgets import escape
 
 
 class AboutDialog(QDialog):
-    def __init__(self, parent: QWidget | None = None, remote=None):
+    def __init__(self, parent: QWidget | None = None, remote=None, knowledge_attribution: str = ""):
         super().__init__(parent)
         self.setObjectName("aboutDialog")
         self.setWindowTitle(self.tr("About Chartside"))
@@ -23,8 +24,8 @@ class AboutDialog(QDialog):
             f"<h3>Chartside {engine.__version__}</h3>",
             *self._where_data_go(remote),
             self.tr("Chartside does not replace a clinical assessment."),
-            "<b>" + self.tr("Knowledge base") + ":</b> " + MEDQUAD_ATTRIBUTION
-            + " — https://github.com/abachaa/MedQuAD",
+            *(["<b>" + self.tr("Knowledge base") + ":</b> " + escape(attribution_text(knowledge_attribution))]
+              if knowledge_attribution else []),
             "<b>" + self.tr("Default language model") + ":</b> SmolLM2-135M-Instruct (Apache-2.0)",
             "<b>" + self.tr("Embeddings") + ":</b> all-MiniLM-L6-v2 (Apache-2.0)",
             "<b>" + self.tr("Font") + ":</b> Noto Sans CJK (SIL Open Font License 1.1)",

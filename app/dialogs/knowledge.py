@@ -12,13 +12,13 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QT_TRANSLATE_NOOP, Qt
+from PySide6.QtCore import QCoreApplication, QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QDialog, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QListWidget,
                                QListWidgetItem, QMessageBox, QProgressBar, QPushButton, QVBoxLayout, QWidget)
 
+from app.engine_messages import attribution_text
 from app.errors import user_message
 from app.folders import remember, start_folder
-from app.panels.sources import MEDQUAD_ATTRIBUTION
 from app.workers import EngineRunner, ProgressBridge
 from engine.errors import PatientDataFound
 from engine.cancel import CancelToken
@@ -40,6 +40,20 @@ FINDING_KINDS = {
     "birth_date": QT_TRANSLATE_NOOP("KnowledgeBaseDialog", "date of birth"),
     "name_and_date": QT_TRANSLATE_NOOP("KnowledgeBaseDialog", "name beside a date"),
 }
+# The engine's progress stages (`engine.knowledge.store.Progress.stage`, the bundle's
+# meters) as the progress line names them; a stage not listed is shown as it comes.
+STAGE_TEXTS = {
+    "reading": QT_TRANSLATE_NOOP("KnowledgeBaseDialog", "Reading documents…"),
+    "chunking": QT_TRANSLATE_NOOP("KnowledgeBaseDialog", "Splitting documents into passages…"),
+    "tokenizing": QT_TRANSLATE_NOOP("KnowledgeBaseDialog", "Indexing the passages' words…"),
+    "embedding": QT_TRANSLATE_NOOP("KnowledgeBaseDialog", "Embedding passages…"),
+    "indexing": QT_TRANSLATE_NOOP("KnowledgeBaseDialog", "Building the search index…"),
+    "adding": QT_TRANSLATE_NOOP("KnowledgeBaseDialog", "Adding documents…"),
+    "exporting": QT_TRANSLATE_NOOP("KnowledgeBaseDialog", "Writing the bundle…"),
+    "verifying": QT_TRANSLATE_NOOP("KnowledgeBaseDialog", "Verifying the bundle…"),
+    "installing": QT_TRANSLATE_NOOP("KnowledgeBaseDialog", "Installing the bundle…"),
+}
+MIB_STAGES = ("exporting", "verifying")  # counted in MiB, the others in documents or passages
 BUNDLE_FILTER = "*.kbundle *.zip"
 BUNDLE_NAME = "chartside-knowledge.kbundle"
 FINDINGS_SHOWN = 12
@@ -60,6 +74,16 @@ def eta_seconds(started: float, done: int, total: int, now: float | None = None)
     return elapsed / done * (total - done)
 
 
+def stage_text(stage: str, done: int, total: int) -> str:
+    """A progress report as the dialog shows it: "Reading documents… 3/40" (the count
+    only where a stage has more than one step)."""
+    source = STAGE_TEXTS.get(stage)
+    text = QCoreApplication.translate("KnowledgeBaseDialog", source) if source else stage
+    if text and total > 1:
+        text += f" {min(done, total)}/{total}" + (" MiB" if stage in MIB_STAGES else "")
+    return text
+
+
 def document_label(document: object) -> tuple[str, object]:
     if isinstance(document, dict):
         shown = document.get("title") or document.get("path") or document.get("doc_id") or str(document)
@@ -68,6 +92,8 @@ def document_label(document: object) -> tuple[str, object]:
 
 
 class KnowledgeBaseDialog(QDialog):
+    stats_read = Signal(dict)   # the engine's kb.stats(), each time the dialog reads them
+
     def __init__(self, engine, runner: EngineRunner, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("knowledgeDialog")
@@ -107,9 +133,8 @@ class KnowledgeBaseDialog(QDialog):
         self.progress_text = QLabel(objectName="kbProgressText", wordWrap=True)
         self.eta = QLabel(objectName="kbEta")
         self.cancel_button = QPushButton(self.tr("Cancel"), objectName="kbCancel", enabled=False)
-        attribution = QLabel(self.tr("Built-in knowledge: %1. Shown with every answer that uses it.")
-                             .replace("%1", MEDQUAD_ATTRIBUTION), wordWrap=True, objectName="kbAttribution")
-        attribution.setStyleSheet("color: #546e7a;")
+        self.attribution = QLabel(wordWrap=True, objectName="kbAttribution", visible=False)
+        self.attribution.setStyleSheet("color: #546e7a;")
 
         actions = QHBoxLayout()
         for button in (self.add_files_button, self.add_folder_button, self.remove_button, self.rebuild_button):
@@ -134,7 +159,7 @@ class KnowledgeBaseDialog(QDialog):
         layout.addLayout(progress_row)
         layout.addWidget(self.progress_text)
         layout.addWidget(self.findings)
-        layout.addWidget(attribution)
+        layout.addWidget(self.attribution)
 
         self.add_files_button.clicked.connect(self.choose_files)
         self.add_folder_button.clicked.connect(self.choose_folder)
@@ -163,12 +188,17 @@ class KnowledgeBaseDialog(QDialog):
                 self.stat_values[key] = QLabel(objectName=f"kb_{key}", wordWrap=True)
                 self.stats_form.addRow(QCoreApplication.translate("KnowledgeBaseDialog", label), self.stat_values[key])
             self.stat_values[key].setText(str(value))
+        attribution = stats.get("attribution") if ready else ""
+        self.attribution.setText(self.tr("Knowledge base: %1\nShown with every answer that uses it.")
+                                 .replace("%1", attribution_text(attribution)) if attribution else "")
+        self.attribution.setVisible(bool(attribution))
         self.documents.clear()
         for document in stats.get("user_documents") or []:
             shown, key = document_label(document)
             item = QListWidgetItem(shown)
             item.setData(ROLE, key)
             self.documents.addItem(item)
+        self.stats_read.emit(stats)
 
     # -- jobs ------------------------------------------------------------------------------
     @property
@@ -243,12 +273,12 @@ class KnowledgeBaseDialog(QDialog):
             self.progress_text.setText(self.tr("Stopping after the current document…"))
             self.cancel_button.setEnabled(False)
 
-    def _progressed(self, done: int, total: int, message: str) -> None:
+    def _progressed(self, done: int, total: int, stage: str) -> None:
         if total > 0:
             self.progress.setRange(0, total)
             self.progress.setValue(min(done, total))
-        if message:
-            self.progress_text.setText(message)
+        if stage:
+            self.progress_text.setText(stage_text(stage, done, total))
         remaining = eta_seconds(self._started, done, total)
         if remaining is not None:
             self.eta.setText(self.tr("about %1 left").replace("%1", format_eta(remaining)))

@@ -1,5 +1,8 @@
 """The documents an answer used: number, score, title/focus, passage, URL and licence.
 
+Each card shows the licence and attribution its passage's document records; the footer
+names the open knowledge base's sources, as the engine's `kb.stats()` reports them.
+
 URLs are shown as selectable text, not links: the app never opens a network location.
 A citation clicked in the answer opens its source here with the source sentence that
 backs the cited statement highlighted (the support check's best match) and scrolled into
@@ -14,11 +17,10 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
+from app.engine_messages import attribution_text
 from app.panels.widgets import RichTextCard, escape, muted, vbox
 from app.workers import retire
 
-MEDQUAD_ATTRIBUTION = ("MedQuAD (Ben Abacha & Demner-Fushman, BMC Bioinformatics 2019), "
-                       "licensed CC BY 4.0")
 HIGHLIGHT_MS = 1500
 PASSAGE_KEYS = ("passage", "text", "snippet", "content")
 PREVIEW_CHARS = 280
@@ -111,10 +113,11 @@ class SourceCard(RichTextCard):
             parts.append(text)
         if source.get("url"):
             parts.append(f"<span style='color:#37474f'>{escape(source['url'])}</span>")
-        licence = source.get("licence") or source.get("license")
-        attribution = source.get("attribution") or ("" if licence else MEDQUAD_ATTRIBUTION)
-        parts.append(f"<i style='color:#546e7a'>{escape(licence_label)}: "
-                     f"{escape(' — '.join(part for part in (licence, attribution) if part))}</i>")
+        licence = source.get("licence") or source.get("license") or ""
+        attribution = source.get("attribution") or ""   # as the passage's document records it
+        if licence or attribution:
+            parts.append(f"<i style='color:#546e7a'>{escape(licence_label)}: "
+                         f"{escape(' — '.join(part for part in (licence, attribution) if part))}</i>")
         self.set_markup("<br>".join(parts))
 
     def _passage_markup(self, shown: str) -> str:
@@ -184,8 +187,7 @@ class SourcesPanel(QWidget):
         self.scroll = QScrollArea(widgetResizable=True, objectName="sourcesScroll")
         self.scroll.setWidget(self.body)
         self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.attribution = QLabel(self.tr("Knowledge base: %1").replace("%1", MEDQUAD_ATTRIBUTION),
-                                  wordWrap=True, objectName="sourcesAttribution")
+        self.attribution = QLabel(wordWrap=True, objectName="sourcesAttribution", visible=False)
         self.attribution.setStyleSheet("color: #546e7a; font-size: 8pt;")
         vbox((self.scroll, 1), self.attribution, parent=self, margins=(4, 4, 4, 4))
         self._unhighlight = QTimer(self, singleShot=True, interval=HIGHLIGHT_MS)
@@ -193,6 +195,13 @@ class SourcesPanel(QWidget):
         self._hidden: list[SourceCard] = []
         self._reveal = QTimer(self, interval=0)
         self._reveal.timeout.connect(self._reveal_next)
+
+    def set_attribution(self, attribution: str) -> None:
+        """The footer: whom the open knowledge base's documents are owed to (the engine's
+        `kb.stats()["attribution"]`); hidden while that is not known."""
+        self.attribution.setText(self.tr("Knowledge base: %1").replace("%1", attribution_text(attribution))
+                                 if attribution else "")
+        self.attribution.setVisible(bool(attribution))
 
     def set_sources(self, sources: list[dict]) -> None:
         """Show `sources`; the same list again (streamed, then in the finished turn) is kept."""

@@ -36,6 +36,11 @@ MEDQUAD_ATTRIBUTION = (
     "answering\", BMC Bioinformatics 2019), from NIH websites; licensed CC BY 4.0."
 )
 USER_FILE_SUFFIXES = (".txt", ".md", ".markdown", ".pdf")
+# A knowledge base's attribution: its sources' attributions joined by ATTRIBUTION_SEPARATOR,
+# the documents a clinic added noted as CLINIC_DOCUMENTS (each of them carries its own
+# "Added by this clinic from <file>").
+ATTRIBUTION_SEPARATOR = " · "
+CLINIC_DOCUMENTS = "Documents added by this clinic"
 
 
 @dataclass

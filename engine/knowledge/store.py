@@ -50,7 +50,7 @@ from engine.errors import BuildCancelled, InputError, KnowledgeIndexError, Patie
 from engine.knowledge import corpus as corpus_mod
 from engine.knowledge.bm25 import SparseBM25
 from engine.knowledge.chunking import chunk_text, default_counter
-from engine.knowledge.corpus import Document
+from engine.knowledge.corpus import ATTRIBUTION_SEPARATOR, CLINIC_DOCUMENTS, Document
 from engine.knowledge.dense import DenseIndex
 from engine.knowledge.patient_data import scan_text, summarise
 from engine.protocols import Embedder
@@ -790,6 +790,28 @@ class KnowledgeBase:
         with self._lock:
             rows = db.execute("SELECT origin, COUNT(*) FROM documents GROUP BY origin").fetchall()
         return dict(rows)
+
+    def attribution(self) -> str:
+        """Whom the documents here are owed to, as their records say: the built-in documents'
+        distinct attributions, most documents first (each with its licence where the
+        attribution does not name it), then `CLINIC_DOCUMENTS` when the clinic added some;
+        "" when there are no documents."""
+        db = self._connect()
+        with self._lock:
+            built_in = db.execute(
+                "SELECT attribution, licence FROM documents WHERE origin != 'user' "
+                "GROUP BY attribution, licence ORDER BY COUNT(*) DESC, attribution, licence").fetchall()
+            clinic = db.execute("SELECT EXISTS (SELECT 1 FROM documents WHERE origin = 'user')").fetchone()[0]
+        parts: list[str] = []
+        for attribution, licence in built_in:
+            attribution, licence = (attribution or "").strip(), (licence or "").strip()
+            part = attribution if not licence or licence in attribution else (
+                f"{attribution} ({licence})" if attribution else licence)
+            if part and part not in parts:
+                parts.append(part)
+        if clinic:
+            parts.append(CLINIC_DOCUMENTS)
+        return ATTRIBUTION_SEPARATOR.join(parts)
 
     def chunks(self, chunk_ids: Sequence[str]) -> list[Chunk]:
         """Chunk text and its document's metadata, in the order asked (unknown ids dropped)."""

@@ -18,7 +18,6 @@ from engine.errors import KnowledgeIndexError, VaultError
 from engine.managers.patients import PatientsManager
 
 Progress = Callable[[int, int, str], None]
-ATTRIBUTION = "MedQuAD (Ben Abacha & Demner-Fushman, BMC Bioinformatics 2019), CC BY 4.0"
 
 
 class KnowledgeManager:
@@ -136,6 +135,9 @@ class KnowledgeManager:
 
     # -- administration ------------------------------------------------------------------
     def stats(self) -> dict:
+        """What the open knowledge base holds: counts, embedding, the clinic's documents and
+        `attribution`, whom its documents are owed to as their records say
+        (`KnowledgeBase.attribution`); ready False with a message when it cannot be opened."""
         try:
             base = self.base
         except KnowledgeIndexError as exc:
@@ -143,7 +145,7 @@ class KnowledgeManager:
         manifest = base.manifest
         return {"ready": True, "chunks": base.size, **base.document_count(),
                 "embedding": manifest.embedding if manifest else None,
-                "user_documents": base.list_documents("user"), "attribution": ATTRIBUTION}
+                "user_documents": base.list_documents("user"), "attribution": base.attribution()}
 
     def add(self, paths, progress: Progress | None = None, cancel: CancelToken | None = None,
             allow_patient_data: bool = False) -> dict:

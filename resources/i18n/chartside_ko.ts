@@ -418,6 +418,13 @@
     </message>
 </context>
 <context>
+    <name>KnowledgeAttribution</name>
+    <message>
+        <source>Documents added by this clinic</source>
+        <translation>이 병원에서 추가한 문서</translation>
+    </message>
+</context>
+<context>
     <name>KnowledgeBaseDialog</name>
     <message>
         <source>Documents</source>
@@ -466,10 +473,6 @@
     <message>
         <source>Cancel</source>
         <translation>취소</translation>
-    </message>
-    <message>
-        <source>Built-in knowledge: %1. Shown with every answer that uses it.</source>
-        <translation>기본 지식: %1. 이 자료를 사용한 답변마다 함께 표시됩니다.</translation>
     </message>
     <message>
         <source>Documents you added:</source>
@@ -544,6 +547,38 @@
         <translation>이름과 날짜</translation>
     </message>
     <message>
+        <source>Reading documents…</source>
+        <translation>문서를 읽는 중…</translation>
+    </message>
+    <message>
+        <source>Splitting documents into passages…</source>
+        <translation>문서를 문단으로 나누는 중…</translation>
+    </message>
+    <message>
+        <source>Indexing the passages&apos; words…</source>
+        <translation>문단의 단어를 색인하는 중…</translation>
+    </message>
+    <message>
+        <source>Embedding passages…</source>
+        <translation>문단을 임베딩하는 중…</translation>
+    </message>
+    <message>
+        <source>Building the search index…</source>
+        <translation>검색 색인을 만드는 중…</translation>
+    </message>
+    <message>
+        <source>Writing the bundle…</source>
+        <translation>번들을 쓰는 중…</translation>
+    </message>
+    <message>
+        <source>Verifying the bundle…</source>
+        <translation>번들을 확인하는 중…</translation>
+    </message>
+    <message>
+        <source>Installing the bundle…</source>
+        <translation>번들을 설치하는 중…</translation>
+    </message>
+    <message>
         <source>Export…</source>
         <translation>내보내기…</translation>
     </message>
@@ -570,6 +605,12 @@
     <message>
         <source>Other desktops:</source>
         <translation>다른 PC:</translation>
+    </message>
+    <message>
+        <source>Knowledge base: %1
+Shown with every answer that uses it.</source>
+        <translation>지식 베이스: %1
+이 자료를 사용한 답변마다 함께 표시됩니다.</translation>
     </message>
     <message>
         <source>Export the knowledge base</source>

@@ -46,7 +46,12 @@ def test_streamed_answer_with_alert_sources_and_citation(qtbot, demo_window, fak
     assert "(cite:1:0)" in view.answer.text()
     assert len(workspace.sources.cards) == 5 == len(result["sources"]), "the demo's five passages"
     assert "CC BY 4.0" in workspace.sources.cards[0].text
+    assert "Written for the Chartside demo" in workspace.sources.cards[0].text
     assert "People allergic to penicillin" in workspace.sources.cards[0].text
+    footer = workspace.sources.attribution
+    qtbot.waitUntil(lambda: footer.isVisibleTo(workspace.sources), timeout=10_000)
+    assert footer.text() == "Knowledge base: Written for the Chartside demo (Chartside demo text, CC BY 4.0)", \
+        "the engine's attribution of the demo's own passages, never MedQuAD"
 
     view.answer.linkActivated.emit("cite:2")
     assert workspace.side.currentWidget() is workspace.sources
@@ -171,6 +176,37 @@ def test_a_long_passage_shows_its_start_and_opens_in_full(qtbot, ui_language):
     assert passage.strip().replace("&", "&amp;") in card.text and "Show less" in card.text
     panel.set_sources([source])
     assert panel.cards[0] is card, "the same sources again (Done after Sources) are not rebuilt"
+
+
+def test_the_sources_show_the_attributions_the_engine_gives(qtbot, ui_language):
+    from app.panels.sources import SourcesPanel
+
+    panel = SourcesPanel()
+    qtbot.addWidget(panel)
+    assert not panel.attribution.isVisibleTo(panel), "no footer before the engine said what the base holds"
+    panel.set_sources([{"n": 1, "doc_id": "d1", "title": "Notes", "passage": "Plain text."},
+                       {"n": 2, "doc_id": "d2", "title": "Leaflet", "passage": "Text.", "licence": "clinic document",
+                        "attribution": "Added by this clinic from leaflet.pdf"}])
+    assert "Licence" not in panel.cards[0].text and "MedQuAD" not in panel.cards[0].text
+    assert "clinic document — Added by this clinic from leaflet.pdf" in panel.cards[1].text
+    panel.set_attribution("MedQuAD (…), CC BY 4.0 · Documents added by this clinic")
+    assert panel.attribution.text() == "Knowledge base: MedQuAD (…), CC BY 4.0 · Documents added by this clinic"
+    ui_language.set("ko")
+    korean = SourcesPanel()
+    qtbot.addWidget(korean)
+    korean.set_attribution("MedQuAD (…), CC BY 4.0 · Documents added by this clinic")
+    assert "MedQuAD (…), CC BY 4.0 · " in korean.attribution.text()
+    assert "Documents added by this clinic" not in korean.attribution.text()
+    korean.set_attribution("")
+    assert not korean.attribution.isVisibleTo(korean)
+
+
+def test_the_attribution_note_the_app_translates_is_the_engines():
+    from app.engine_messages import ATTRIBUTION_SEPARATOR, KNOWN_ATTRIBUTION_PARTS
+    from engine.knowledge import corpus
+
+    assert ATTRIBUTION_SEPARATOR == corpus.ATTRIBUTION_SEPARATOR
+    assert corpus.CLINIC_DOCUMENTS in KNOWN_ATTRIBUTION_PARTS
 
 
 def test_a_replaced_draft_is_replaced_on_screen(qtbot, demo_window, fake_engine):

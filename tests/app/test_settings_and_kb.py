@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.dialogs.knowledge import eta_seconds, format_eta
+from PySide6.QtCore import QCoreApplication
+
+from app.dialogs.knowledge import eta_seconds, format_eta, stage_text
 from app.i18n import UiLanguage
 from app.main import Shell
 from engine.settings import load_settings
@@ -83,7 +85,10 @@ def test_knowledge_base_progress_eta_and_cancel(qtbot, demo_window, fake_engine,
     assert "user" not in fake_engine.kb.stats()
     demo_window.open_knowledge()
     dialog = demo_window.knowledge_dialog
-    assert "CC BY 4.0" in dialog.findChild(type(dialog.state), "kbAttribution").text()
+    attribution = dialog.findChild(type(dialog.state), "kbAttribution")
+    qtbot.waitUntil(lambda: attribution.isVisibleTo(dialog), timeout=5000)
+    assert "Written for the Chartside demo (Chartside demo text, CC BY 4.0)" in attribution.text()
+    assert "MedQuAD" not in attribution.text(), "the demo's passages are its own"
     files = []
     words = ("blood pressure", "salt", "exercise", "sleep", "kidney", "heart", "stroke", "diet")
     for index in range(40):
@@ -93,7 +98,8 @@ def test_knowledge_base_progress_eta_and_cancel(qtbot, demo_window, fake_engine,
         path.write_text(body, encoding="utf-8")
         files.append(str(path))
     dialog.add(files)
-    qtbot.waitUntil(lambda: dialog.progress.value() >= 3 and dialog.progress_text.text() == "adding",
+    qtbot.waitUntil(lambda: dialog.progress.value() >= 3
+                    and dialog.progress_text.text() == f"Adding documents… {dialog.progress.value()}/40",
                     timeout=20_000)
     assert dialog.progress.maximum() == 40 and "left" in dialog.eta.text()
     assert not dialog.add_files_button.isEnabled()
@@ -105,6 +111,20 @@ def test_knowledge_base_progress_eta_and_cancel(qtbot, demo_window, fake_engine,
     qtbot.waitUntil(lambda: dialog.stat_values.get("user") is not None
                     and dialog.stat_values["user"].text() == str(added) and dialog.documents.count() == added,
                     timeout=5000)
+    assert attribution.text().startswith("Knowledge base: Written for the Chartside demo (Chartside demo text, "
+                                         "CC BY 4.0) · Documents added by this clinic\n")
+    assert demo_window.knowledge_attribution == fake_engine.kb.stats()["attribution"], \
+        "what the dialog read reaches the window (the Sources footer)"
+
+
+def test_progress_stages_in_words(ui_language):
+    assert stage_text("reading", 3, 40) == "Reading documents… 3/40"
+    assert stage_text("indexing", 0, 1) == "Building the search index…"
+    assert stage_text("exporting", 2, 9) == "Writing the bundle… 2/9 MiB"
+    assert stage_text("unheard-of", 1, 2) == "unheard-of 1/2"
+    ui_language.set("ko")
+    assert stage_text("adding", 3, 40) == f"{QCoreApplication.translate('KnowledgeBaseDialog', 'Adding documents…')} 3/40"
+    assert stage_text("adding", 3, 40) != "Adding documents… 3/40"
 
 
 def test_eta_and_its_format():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -11,7 +12,7 @@ from engine.errors import KnowledgeIndexError
 from engine.cancel import CancelToken
 from engine.errors import BuildCancelled
 from engine.knowledge import HybridRetriever, IndexParams, KnowledgeBase
-from engine.knowledge.corpus import Document
+from engine.knowledge.corpus import CLINIC_DOCUMENTS, MEDQUAD_ATTRIBUTION, Document
 
 from .conftest import HashingEmbedder
 
@@ -130,6 +131,21 @@ def test_user_documents_are_incremental_and_removable(tmp_path):
         reopened.remove(["d/1"])  # default documents cannot be removed
     fresh = make_kb(tmp_path / "kb", HashingEmbedder()).open(build=False)
     assert fresh.size == 3 and fresh.bm25.get_scores(["amlodipin"]).max() == 0
+
+
+def test_the_attribution_is_what_the_documents_record(tmp_path):
+    """Each source's attribution once, most documents first, with its licence where the
+    attribution does not name it; the clinic's own documents are noted as such."""
+    docs = [*(replace(doc, attribution=MEDQUAD_ATTRIBUTION) for doc in DOCS),
+            Document("x/1", "Fever", "A fever is 38 degrees or more.", licence="Demo text",
+                     attribution="Written for a test")]
+    kb = make_kb(tmp_path / "kb", docs=docs).open()
+    assert kb.attribution() == f"{MEDQUAD_ATTRIBUTION} · Written for a test (Demo text)"
+    note = tmp_path / "note.txt"
+    note.write_text("Influenza vaccine is offered every autumn to staff.", encoding="utf-8")
+    kb.add_files([note])
+    assert kb.attribution() == f"{MEDQUAD_ATTRIBUTION} · Written for a test (Demo text) · {CLINIC_DOCUMENTS}"
+    assert make_kb(tmp_path / "empty", docs=[]).open().attribution() == ""
 
 
 def test_user_documents_survive_a_full_rebuild(tmp_path):
