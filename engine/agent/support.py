@@ -87,7 +87,7 @@ class Support:
         return self.kind != SOURCED or self.source is not None
 
     def public(self) -> dict:
-        """The `sentences` entry of the turn format (DESIGN.md)."""
+        """The `sentences` entry of the turn JSON (`chartside chat --json`, `ask --json`)."""
         return {"text": self.text, "source": self.source,
                 "support": None if self.support is None else round(self.support, 3), "kind": self.kind}
 
