@@ -298,11 +298,17 @@ def triage(text: str) -> dict:
     return {"emergency": category is not None, "category": category, "message": MESSAGES[language][category]}
 
 
+# A match of the similar-emergency check (engine.clinical.similar_emergencies) is a
+# resemblance, not a recognised red flag: its guidance opens with this sentence.
+RESEMBLES = {
+    "en": "This message resembles descriptions of an emergency. If this is happening now: ",
+    "ko": "응급 상황을 설명하는 말과 비슷한 내용이 있습니다. 지금 이런 상황이라면: ",
+}
+
+
 def guidance_messages(category: str | None, *, resembles: bool = False) -> dict[str, str]:
     """The guidance for `category` in every language (`{"en": ..., "ko": ...}`), opened by
     the "resembles an emergency" sentence for a similarity match; {} for an unknown category."""
-    from engine.clinical.similar_emergencies import RESEMBLES
-
     if category is None or category not in MESSAGES["en"]:
         return {}
     return {language: (RESEMBLES[language] if resembles else "") + messages[category]

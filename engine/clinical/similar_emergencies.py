@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.clinical.eval_sets import eval_dir, read_jsonl
+from engine.clinical.red_flags import MESSAGES, RESEMBLES, triage
 from engine.text import is_korean
 
 EMERGENCY_SETS = ("triage.jsonl", "triage_holdout.jsonl", "triage_holdout2.jsonl", "triage_holdout3.jsonl",
@@ -168,8 +169,6 @@ def triage_with_similar(text: str, similar: SimilarEmergencies | None) -> dict:
 
     `{"emergency", "category", "message", "detected_by"}`: "rules", "similar" or None.
     """
-    from engine.clinical.red_flags import MESSAGES, triage
-
     verdict = dict(triage(text))
     verdict["detected_by"] = "rules" if verdict["emergency"] else None
     if verdict["emergency"] or similar is None or _general_question(text):
@@ -181,10 +180,3 @@ def triage_with_similar(text: str, similar: SimilarEmergencies | None) -> dict:
     return {"emergency": True, "category": match.category,
             "message": RESEMBLES[language] + MESSAGES[language][match.category],
             "detected_by": "similar", "similarity": match.similarity}
-
-
-# A similarity match is a resemblance, not a recognised red flag: the guidance says so.
-RESEMBLES = {
-    "en": "This message resembles descriptions of an emergency. If this is happening now: ",
-    "ko": "응급 상황을 설명하는 말과 비슷한 내용이 있습니다. 지금 이런 상황이라면: ",
-}
