@@ -280,7 +280,9 @@ def _singular(word: str) -> str:
 
 # --- sentences ---------------------------------------------------------------------------
 
-_ANSWER_SENTENCE_END = re.compile(r"(?<=[.!?。])\s+|\n+|(?<=[다요죠까])[.!?]?\s+(?=[\uac00-\ud7a3A-Z])")
+# A Korean sentence may end at its ending without punctuation ("아파요 열도 나요"); when it has
+# punctuation, the first alternative splits after it, so the sentence keeps its "." or "?".
+_ANSWER_SENTENCE_END = re.compile(r"(?<=[.!?。])\s+|\n+|(?<=[다요죠까])\s+(?=[\uac00-\ud7a3A-Z])")
 _DOCUMENT_SENTENCE_END = re.compile(r"(?<=[.!?。])\s+|\n\s*\n|\n(?=\s*[-*•]\s)")
 
 

@@ -65,3 +65,14 @@ def test_guard_signals():
     assert "저혈당" in medical_words("저혈당 증상이 뭐예요?")
     assert question_types("How is asthma treated?") == {"treatment"}
     assert question_types("What is asthma?") == {"definition"}
+
+
+def test_korean_sentences_keep_their_own_punctuation_when_split():
+    from engine.text import split_answer_sentences
+
+    assert split_answer_sentences("아목시실린은 피해야 합니다. 인후통은 대개 저절로 낫습니다.") == [
+        "아목시실린은 피해야 합니다.", "인후통은 대개 저절로 낫습니다."]
+    assert split_answer_sentences("어떻게 해야 하나요? 병원에 가야 할까요?") == ["어떻게 해야 하나요?", "병원에 가야 할까요?"]
+    assert split_answer_sentences("목이 아파요 열도 나요") == ["목이 아파요", "열도 나요"]
+    assert split_answer_sentences("I have a fever. What should I do?\nThanks") == [
+        "I have a fever.", "What should I do?", "Thanks"]
