@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from engine.clinical.lexicon import korean_names
 from engine.clinical.slot_model import NAMING_SLOTS
 from engine.text import has_hangul
 
@@ -87,21 +88,6 @@ def texts(language: str) -> dict:
 def lead(kind: str, topic: str, language: str) -> str:
     templates = LEADS.get(language, LEADS["en"])
     return templates.get(kind, templates["definition"]).format(topic=topic or NO_TOPIC.get(language, NO_TOPIC["en"]))
-
-
-@lru_cache(maxsize=1)
-def korean_names() -> dict[str, str]:
-    """English canonical name (lower case) -> the lexicon's first Korean name for it."""
-    from engine.clinical.lexicon import load_lexicon
-
-    names: dict[str, str] = {}
-    for term in load_lexicon().terms:
-        if term.language == "ko" and not term.negated and term.slot != "ignore" and " " not in term.text.strip():
-            names.setdefault(term.english.lower(), term.text)
-    for term in load_lexicon().terms:
-        if term.language == "ko" and not term.negated and term.slot != "ignore":
-            names.setdefault(term.english.lower(), term.text)
-    return names
 
 
 def korean_name(english: str, concept_id: str | None = None) -> str | None:

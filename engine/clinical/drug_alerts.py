@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from engine.clinical.lexicon import lexicon_dir, read_rows
+from engine.clinical.lexicon import korean_names, lexicon_dir, read_rows
 from engine.clinical.slot_model import CONCEPT_SLOTS
 from engine.text import has_hangul
 
@@ -180,7 +180,7 @@ def _allergy_alerts(knowledge: Knowledge, drugs: list[_Entry], allergies: list[_
             shared = sorted(c for c in drug_classes & allergy_classes if knowledge.classes.get(c, None) and knowledge.classes[c].allergy_relevant)
             cross = sorted(c for a in allergy_classes if a in knowledge.classes for c in knowledge.classes[a].cross_reactive if c in drug_classes)
             if drug.name == allergy.name:
-                message = (f"{drug.display}: 이 약에 알레르기가 있다고 하셨습니다. 복용하지 마시고 의사·약사와 상의하세요."
+                message = (f"{korean_display(drug.display)}: 이 약에 알레르기가 있다고 하셨습니다. 복용하지 마시고 의사·약사와 상의하세요."
                            if language == "ko" else
                            f"{drug.display}: you reported an allergy to this medicine. Do not take it; ask your doctor or pharmacist.")
                 alerts.append(_alert("allergy_conflict", drug, allergy.display, message, "high"))
@@ -207,8 +207,19 @@ def _class_allergy_alert(knowledge: Knowledge, drug: _Entry, allergy: _Entry, sh
     kind, class_id = ("shared", shared[0]) if shared else ("cross", cross[0])
     message_ko, message_en, because, severity = _CLASS_ALLERGY_ALERTS[kind]
     names = {"drug": drug.display, "allergy": allergy.display, "label": _label(knowledge, class_id, language)}
-    message = (message_ko if language == "ko" else message_en).format(**names)
+    if language == "ko":
+        message = message_ko.format(**{**names, "drug": korean_display(drug.display),
+                                       "allergy": korean_display(allergy.display)})
+    else:
+        message = message_en.format(**names)
     return _alert("allergy_conflict", drug, because.format(**names), message, severity)
+
+
+def korean_display(name: str) -> str:
+    """A medicine or allergen as a Korean message names it: its Korean name with the English
+    one beside it ("아목시실린(amoxicillin)"), or the English name when the lexicon has none."""
+    korean = korean_names().get(name.lower())
+    return f"{korean}({name})" if korean else name
 
 
 def _matches(knowledge: Knowledge, side: str, name: str, classes: set[str]) -> bool:

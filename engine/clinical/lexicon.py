@@ -106,6 +106,20 @@ def load_lexicon(directory: Path | None = None) -> Lexicon:
     return Lexicon(terms=terms, blocklist=blocklist)
 
 
+@lru_cache(maxsize=1)
+def korean_names() -> dict[str, str]:
+    """English canonical name (lower case) -> the lexicon's first Korean name for it (a
+    one-word name first: "아목시실린", not a lay phrase), for naming concepts to a Korean reader."""
+    terms = [t for t in load_lexicon().terms if t.language == "ko" and not t.negated and t.slot != IGNORE]
+    names: dict[str, str] = {}
+    for term in terms:
+        if " " not in term.text.strip():
+            names.setdefault(term.english.lower(), term.text)
+    for term in terms:
+        names.setdefault(term.english.lower(), term.text)
+    return names
+
+
 def korean_term_count(directory: Path | None = None) -> int:
     """Distinct Korean names written in the lexicon (a lay phrase counts once; the
     disambiguation words of the `ignore` slot do not count)."""

@@ -83,3 +83,11 @@ def test_every_alert_carries_its_message_in_both_languages():
         for en, ko in zip(english, korean):
             assert en["messages"] == ko["messages"] == {"en": en["message"], "ko": ko["message"]}
             assert any("\uac00" <= c <= "\ud7a3" for c in ko["message"])
+
+
+def test_a_korean_allergy_alert_names_the_medicines_in_korean_with_the_english_beside():
+    (alert,) = [a for a in conflicts({"allergies": [{"name": "penicillin"}]}, {"medications": [{"name": "amoxicillin"}]},
+                                     language="ko") if a["kind"] == "allergy_conflict"]
+    assert alert["message"].startswith("아목시실린(amoxicillin)은(는) ")
+    assert "페니실린(penicillin) 알레르기" in alert["message"]
+    assert alert["drug"] == "amoxicillin", "the structured fields stay the English canonical names"
