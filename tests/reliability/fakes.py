@@ -24,7 +24,7 @@ class EndlessLLM(FakeLLM):
         self.call_count = 0
         self.json_calls = 0
 
-    def _next(self) -> object:
+    def _next(self, role: str = "", messages=None) -> object:
         self.call_count += 1
         self.calls.clear()
         if self._replies:

@@ -124,11 +124,9 @@ def test_report_files(tmp_path):
                                              ("ablation_quality.png", "ablation_latency.png"))
 
 
-class SteadyLLM(FakeLLM):
+def steady_llm() -> FakeLLM:
     """Answers every call with the same grounded sentence (control flow only)."""
-
-    def _next(self):
-        return "Metformin is taken with meals [1]."
+    return FakeLLM(default="Metformin is taken with meals [1].")
 
 
 def fake_engine(tmp_path):
@@ -137,7 +135,7 @@ def fake_engine(tmp_path):
 
     settings = Settings()
     settings.vault.kdf_iterations = 10_000
-    engine = Engine(settings, llm=SteadyLLM(), knowledge=FakeKnowledge(), clinical=FakeClinical(), embedder=None,
+    engine = Engine(settings, llm=steady_llm(), knowledge=FakeKnowledge(), clinical=FakeClinical(), embedder=None,
                     vault_path=tmp_path / "vault.db")
     engine.patients.unlock("pass phrase", create=True)
     return engine
