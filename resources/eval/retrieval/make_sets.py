@@ -397,6 +397,133 @@ MESSAGES_HOLDOUT2 = [
 ]
 
 
+# A third set of long clinical messages, written 2026-11-26 before the Korean message
+# retrieval changes that it evaluates, over conditions and drugs that none of the sets above
+# asks about. All of it is `holdout3`: never looked at while tuning, reported apart.
+MESSAGES_HOLDOUT3 = [
+    ("46-year-old man, 82 kg, passed a kidney stone last year, on losartan 50 mg for blood pressure, drinks almost no water at work, uric acid 7.9. How can he keep kidney stones from coming back?",
+     "46세 남자 82kg, 작년에 요로결석 한번 빠졌어요. 혈압약 losartan 50mg 먹고 일할때 물을 거의 안마셔요, 요산 7.9. 신장결석 다시 안 생기게 하려면 어떻게 해요?",
+     [("Kidney Stones in Adults", "prevention")]),
+    ("63-year-old woman, pain in the lower left belly for two days, temperature 38.1, WBC 13,000, on levothyroxine 50 mcg, allergic to penicillin. The CT shows diverticulitis. How is diverticular disease treated?",
+     "63세 여자, 이틀째 왼쪽 아랫배가 아프고 열 38.1, 백혈구 13000, 레보티록신 50mcg 먹고 페니실린 알러지 있어요. CT에서 게실염이래요. 게실 질환 치료는 어떻게 하나요?",
+     [("Diverticular Disease", "treatment")]),
+    ("55-year-old man takes naproxen 500 mg twice a day for shoulder pain, drinks soju most nights, on amlodipine 5 mg. Burning pain in the upper belly and nausea after meals. What causes gastritis and how is it treated?",
+     "55세 남자 어깨 아파서 naproxen 500mg 하루 두번 먹고 거의 매일 저녁 소주 마셔요, 암로디핀 5mg 복용. 밥먹고나면 명치가 쓰리고 메스꺼워요. 위염 원인이 뭐고 치료는 어떻게 해요?",
+     [("Gastritis", "causes"), ("Gastritis", "treatment")]),
+    ("49-year-old woman with type 1 diabetes for 25 years on an insulin pump, HbA1c 9.0. She feels full after a few bites, vomits undigested food at night, and her sugars swing up and down. What are the treatments for gastroparesis?",
+     "49세 여자 1형당뇨 25년째 인슐린 펌프 써요, 당화혈색소 9.0. 몇 숟가락만 먹어도 배부르고 밤에 소화 안된 음식을 토해요, 혈당도 오르락내리락 해요. 위마비 치료 뭐 있어요?",
+     [("Gastroparesis", "treatment")]),
+    ("38-year-old woman, 30 weeks pregnant, types at a keyboard all day, takes iron tablets. Her thumb and first two fingers go numb at night and she drops things. How is carpal tunnel syndrome treated, and will it go away after the baby is born?",
+     "38세 임산부 30주, 하루종일 키보드 쳐요, 철분제 먹고있어요. 밤마다 엄지랑 검지 중지가 저리고 물건을 자꾸 떨어뜨려요. 손목터널증후군 치료는 어떻게 하고 애기 낳으면 좋아지나요?",
+     [("Carpal tunnel syndrome", "treatment"), ("Carpal tunnel syndrome", "outlook")]),
+    ("44-year-old man, both hands shake when he holds a cup or writes, less after a glass of wine, and his father had the same. On omeprazole 20 mg, TSH 1.8. Is essential tremor inherited, and will his children get it?",
+     "44세 남자, 컵 들거나 글씨 쓸 때 양손이 떨려요, 술 한잔 하면 덜하고 아버지도 그랬대요. 오메프라졸 20mg 먹고 TSH 1.8 정상. 본태성 떨림 유전되나요? 애들한테도 생길까요",
+     [("Essential tremor", "inheritance")]),
+    ("69-year-old man gets up four times a night to urinate and has a weak stream, PSA 2.1, on atorvastatin 20 mg and metformin 500 mg, creatinine 1.2. What complications can an enlarged prostate cause if it is not treated?",
+     "69세 남자, 밤에 소변 때문에 4번씩 깨고 소변 줄기가 약해요, PSA 2.1, atorvastatin 20mg이랑 메트포르민 500mg 복용, 크레아티닌 1.2. 전립선비대증 치료 안하면 합병증 생기나요?",
+     [("Prostate Enlargement: Benign Prostatic Hyperplasia", "complications")]),
+    ("31-year-old woman had a bladder infection last week that she did not treat; now fever 39.2, shaking chills, pain in her right flank and vomiting. Allergic to sulfa, on the pill. Are these symptoms of a kidney infection, and what tests are needed?",
+     "31세 여자, 지난주 방광염 있었는데 그냥 뒀대요. 지금 열이 39.2도고 오한에 오른쪽 옆구리가 아프고 토해요, 설파 알러지, 피임약 먹어요. 신우신염 증상인가요? 무슨 검사 해야 돼요?",
+     [("Pyelonephritis: Kidney Infection", "symptoms"), ("Pyelonephritis: Kidney Infection", "exams and tests")]),
+    ("27-year-old man had a cold two weeks ago; now sharp chest pain that is worse lying down and better leaning forward. ECG shows ST elevation in many leads, troponin normal, no allergies, takes no medicines. How is pericarditis treated?",
+     "27세 남자, 2주전에 감기 걸렸었고 지금 가슴이 찌르듯이 아픈데 누우면 더 아프고 앞으로 숙이면 나아요. 심전도에서 여러 군데 ST 올라갔고 트로포닌은 정상, 알러지 없고 먹는약 없어요. 심낭염 치료 어떻게 해요?",
+     [("Pericarditis", "treatment")]),
+    ("58-year-old woman coughs up a cup of thick sputum every morning, had whooping cough and pneumonia as a child, never smoked, uses a salbutamol inhaler, SpO2 95%. The CT shows bronchiectasis. What causes bronchiectasis?",
+     "58세 여성, 매일 아침 진한 가래를 한컵씩 뱉어요. 어릴때 백일해랑 폐렴 앓았고 담배는 안펴요, salbutamol 흡입기 써요, 산소포화도 95%. CT에서 기관지확장증이래요. 왜 생기는 거예요?",
+     [("Bronchiectasis", "causes")]),
+    ("36-year-old woman with a dry cough and red, tender lumps on her shins; the chest X-ray shows swollen lymph nodes at both lung roots, calcium 10.9, on sertraline 50 mg. How is sarcoidosis diagnosed?",
+     "36세 여자, 마른기침 하고 정강이에 빨갛고 누르면 아픈 멍울이 있어요. 흉부 엑스레이에서 양쪽 폐문 림프절이 부었대요, 칼슘 10.9, sertraline 50mg 복용중. 사르코이드증 진단은 어떻게 해요?",
+     [("Sarcoidosis", "exams and tests")]),
+    ("52-year-old man with fair skin, a farmer outdoors all day, many bad sunburns as a child, on hydrochlorothiazide 25 mg; his brother had melanoma. Is he at higher risk of skin cancer?",
+     "52세 남자 피부 하얀 편이고 농사지어서 하루종일 밖에 있어요, 어릴때 햇볕에 심하게 탄적 많고 hydrochlorothiazide 25mg 먹어요. 형이 흑색종이었어요. 이 사람 피부암 걸릴 위험이 높은가요?",
+     [("Skin Cancer", "susceptibility")]),
+    ("29-year-old woman, BP 146/92, the ultrasound shows many cysts in both kidneys, creatinine 1.0, her mother was on dialysis. She is planning a pregnancy and takes folic acid. Is polycystic kidney disease passed on to children?",
+     "29세 여자 혈압 146/92, 초음파에서 양쪽 신장에 물혹이 여러개, 크레아티닌 1.0, 엄마가 투석하셨어요. 임신 준비중이라 엽산 먹어요. 다낭성 신장병 애기한테 유전되나요?",
+     [("Polycystic kidney disease", "inheritance")]),
+    ("76-year-old woman, smoked for 40 years, on amlodipine 10 mg and aspirin 100 mg. With her right eye straight lines look wavy and there is a blurry spot in the middle. Are these signs of age-related macular degeneration, and how is it treated?",
+     "76세 할머니 담배 40년 피셨고 amlodipine 10mg, 아스피린 100mg 드세요. 오른쪽 눈으로 보면 직선이 구불구불하고 가운데가 뿌옇게 안보여요. 노인성 황반변성 증상인가요? 치료는 어떻게 해요",
+     [("age-related macular degeneration", "symptoms"), ("age-related macular degeneration", "treatment")]),
+    ("34-year-old woman with bulging eyes, heart rate 118, lost 6 kg, TSH below 0.01, free T4 4.2, TSH receptor antibodies positive; she is breastfeeding a 5-month-old and is allergic to iodine contrast. What are the treatments for Graves' disease?",
+     "34세 여자, 눈이 튀어나오고 맥박 118, 6kg 빠졌어요, TSH 0.01 미만, free T4 4.2, TSH 수용체 항체 양성. 5개월 아기 모유수유 중이고 조영제 알러지 있어요. 그레이브스병 치료 방법 뭐예요?",
+     [("Graves' disease", "treatment")]),
+    ("61-year-old woman had calcium 11.2 on a routine blood test, PTH 120, takes alendronate 70 mg weekly for osteoporosis, had a kidney stone 2 years ago. She is tired and aches all over. What symptoms does primary hyperparathyroidism cause?",
+     "61세 여성 건강검진에서 칼슘 11.2, PTH 120 나왔어요. 골다공증으로 alendronate 70mg 일주일에 한번 먹고 2년전에 신장결석 있었어요. 피곤하고 여기저기 쑤셔요. 부갑상선기능항진증 증상이 어떤게 있나요?",
+     [("Primary hyperparathyroidism", "symptoms")]),
+    ("45-year-old woman gained 12 kg, mostly on her belly and face, with purple stretch marks; BP 158/96 on valsartan 80 mg, glucose 180, bruises easily. She has used a steroid cream for years. What causes Cushing's syndrome?",
+     "45세 여자, 12kg 쪘는데 배랑 얼굴에만 살이 붙고 보라색 튼살이 생겼어요. valsartan 80mg 먹는데 혈압 158/96, 혈당 180, 멍이 잘 들어요. 스테로이드 연고를 몇년 발랐대요. 쿠싱증후군 원인이 뭐예요?",
+     [("Cushing's syndrome", "causes")]),
+    ("28-year-old woman had blurred, painful vision in her left eye last year; now her legs have been numb and tingling for a week. On the pill, vitamin D 14. How is multiple sclerosis diagnosed?",
+     "28세 여자, 작년에 왼쪽 눈이 흐리고 움직일때 아팠는데 일주일째 양쪽 다리가 저리고 찌릿해요. 피임약 먹고 비타민D 14에요. 다발성경화증 진단은 어떻게 하나요?",
+     [("Multiple sclerosis", "exams and tests")]),
+    ("67-year-old man with an artificial aortic valve, on warfarin 5 mg, INR 2.6, allergic to penicillin. He needs a tooth pulled next week. How can endocarditis be prevented?",
+     "67세 남자, 대동맥판막 인공판막 수술했고 와파린 5mg, INR 2.6, 페니실린 알레르기. 다음주에 이 뽑아야 돼요. 심내막염 예방하려면 어떻게 해요?",
+     [("Endocarditis", "prevention")]),
+    ("71-year-old man, smoked for 50 years, BP 160/95 on amlodipine 5 mg, feels a pulsing in his belly and a dull back ache. His brother died of a burst aortic aneurysm. What are the symptoms of an aneurysm?",
+     "71세 남자 50년 흡연, amlodipine 5mg 먹는데 혈압 160/95, 배에서 뭔가 쿵쿵 뛰는 느낌이 있고 허리가 뻐근해요. 형이 대동맥류 터져서 돌아가셨어요. 동맥류 증상이 뭐예요?",
+     [("Aneurysm", "symptoms")]),
+    ("48-year-old man, ferritin 1,200, transferrin saturation 68%, ALT 70, pain in his knuckles, drinks 2 beers a day, on metformin 500 mg. What complications can hemochromatosis cause, and since it is inherited, should his children be tested?",
+     "48세 남자 페리틴 1200, 트랜스페린 포화도 68%, ALT 70, 손가락 관절이 아파요. 맥주 하루 2캔 마시고 metformin 500mg 먹어요. 혈색소침착증 합병증 뭐가 있고, 유전이라는데 애들도 검사 받아야 되나요?",
+     [("Hemochromatosis", "complications"), ("Hemochromatosis", "inheritance")]),
+    ("52-year-old man, BMI 33, ALT 88, AST 60, fatty liver on ultrasound and inflammation on biopsy, does not drink, on atorvastatin 10 mg and metformin 1000 mg. How is nonalcoholic steatohepatitis treated?",
+     "52세 남자 BMI 33, ALT 88 AST 60, 초음파에서 지방간, 조직검사에서 염증 있대요. 술은 안마시고 atorvastatin 10mg, 메트포르민 1000mg 먹어요. 비알콜성 지방간염 치료는 어떻게 해요?",
+     [("Nonalcoholic steatohepatitis", "treatment")]),
+    ("84-year-old nursing-home resident with intense itching, worse at night, and small bumps between her fingers and on her wrists; two other residents itch too. On donepezil 10 mg and furosemide 20 mg. How is scabies treated?",
+     "요양원 계신 84세 할머니, 밤에 더 심하게 가렵고 손가락 사이랑 손목에 좁쌀 같은게 났어요. 다른 어르신 두분도 가렵대요. donepezil 10mg, 푸로세미드 20mg 드세요. 옴 치료는 어떻게 해요?",
+     [("Parasites - Scabies", "treatment")]),
+    ("59-year-old man with diabetes on empagliflozin 10 mg, HbA1c 8.1, smoker; his gums bleed when he brushes and look puffy. How can gum disease be prevented?",
+     "59세 남자 당뇨로 empagliflozin 10mg 복용, 당화혈색소 8.1, 담배 펴요. 양치할때 잇몸에서 피나고 잇몸이 부어있어요. 잇몸병 예방 어떻게 하나요?",
+     [("Gum (Periodontal) Disease", "prevention")]),
+    ("42-year-old man, waist 98 cm, BP 136/88, triglycerides 240, HDL 35, fasting glucose 108, sits at a desk all day, takes no medicines, allergic to aspirin. Who is at risk for metabolic syndrome, and is he?",
+     "42세 남자 허리둘레 98cm, 혈압 136/88, 중성지방 240, HDL 35, 공복혈당 108, 하루종일 앉아서 일하고 먹는 약 없어요, 아스피린 알러지. 대사증후군은 어떤 사람이 잘 걸려요? 이 사람도 위험한가요?",
+     [("Metabolic syndrome", "susceptibility")]),
+    ("60-year-old man, BP 158/94, creatinine 1.0, potassium 4.6, diabetes on metformin 500 mg, allergic to sulfa. His blood pressure pill was changed to amlodipine and benazepril 5/20 mg. How should he take it, and what side effects can it cause?",
+     "60세 남자 혈압 158/94, 크레아티닌 1.0, 칼륨 4.6, 당뇨로 메트포르민 500mg, 설파 알러지. 혈압약을 amlodipine/benazepril 5/20mg 으로 바꿨어요. 어떻게 먹고 부작용은 뭐가 있어요?",
+     [("Amlodipine and Benazepril", "usage"), ("Amlodipine and Benazepril", "side effects")]),
+    ("My son is 10, 32 kg, has ADHD and takes amphetamine 10 mg every morning before school; he also uses a fluticasone nasal spray, no allergies. He forgot this morning's dose and it is now 3 pm. Should he take it now?",
+     "10살 아들 32kg ADHD라 학교 가기 전에 amphetamine 10mg 먹어요. 비염으로 fluticasone 코 스프레이도 쓰고 알레르기는 없어요. 오늘 아침 약을 까먹었는데 지금 오후 3시에요. 지금이라도 먹여도 괜찮을까요?",
+     [("Amphetamine", "forget a dose")]),
+    ("74-year-old woman with osteoporosis and a spinal compression fracture cannot take alendronate because of reflux; creatinine 1.3, on omeprazole 20 mg. She was prescribed calcitonin salmon nasal spray. How is it used, and what side effects does it have?",
+     "74세 할머니 골다공증에 척추 압박골절, 역류성 식도염 때문에 알렌드로네이트 못드시고 크레아티닌 1.3, omeprazole 20mg 드세요. 칼시토닌 코에 뿌리는 스프레이 처방받았는데 어떻게 뿌리는 거에요? 부작용도 있나요?",
+     [("Calcitonin Salmon Nasal Spray", "usage"), ("Calcitonin Salmon Nasal Spray", "side effects")]),
+    ("53-year-old woman with hot flashes uses an estradiol patch changed twice a week and takes progesterone 100 mg at night, BP 124/78. She forgot to change her patch yesterday. What should she do, and what side effects can the patch cause?",
+     "53세 여자 안면홍조로 estradiol 패치 일주일에 두번 갈아붙이고 밤에 프로게스테론 100mg 먹어요, 혈압 124/78. 어제 패치 바꾸는걸 깜빡했어요. 어떻게 해야돼요? 패치 부작용은 뭐 있어요?",
+     [("Estradiol Transdermal Patch", "forget a dose"), ("Estradiol Transdermal Patch", "side effects")]),
+    ("36-year-old woman smokes a pack a day, BMI 31, has migraines and takes sumatriptan when needed. She wants to switch from the pill to the birth control patch. What are the important warnings about the ethinyl estradiol and norelgestromin patch?",
+     "36세 여자 하루 한갑 담배 피고 BMI 31, 편두통 있어서 sumatriptan 필요할때 먹어요. 피임약 대신 피임패치로 바꾸고 싶대요. 에티닐에스트라디올 노렐게스트로민 패치 중요한 경고사항 있나요?",
+     [("Ethinyl Estradiol and Norelgestromin Transdermal Patch", "important warning")]),
+    ("41-year-old man on methadone 80 mg a day for opioid use disorder, also on escitalopram 10 mg, ECG QTc 480. He is sleepy, constipated and sweats a lot. What side effects does methadone have, and what should he do if he misses a dose?",
+     "41세 남자 아편유사제 중독 치료로 methadone 하루 80mg 먹고 escitalopram 10mg도 복용, 심전도 QTc 480. 졸리고 변비 있고 땀을 많이 흘려요. 메타돈 부작용 뭐가 있어요? 한번 빼먹으면 어떻게 해요?",
+     [("Methadone", "side effects"), ("Methadone", "forget a dose")]),
+    ("39-year-old woman, BMI 38, BP 134/86, type 2 diabetes on metformin 1000 mg, has an IUD, no allergies. Her doctor started phentermine and topiramate extended-release. How should she take it, and what side effects should she watch for?",
+     "39세 여자 BMI 38, 혈압 134/86, 2형당뇨로 메트포민 1000mg 먹고 루프 했어요, 알러지 없음. 살빼는 약 phentermine/topiramate 서방정 시작했는데 어떻게 먹고 부작용은 뭘 조심해야 돼요?",
+     [("Phentermine and Topiramate", "usage"), ("Phentermine and Topiramate", "side effects")]),
+    ("67-year-old woman, BP 152/90, potassium 4.2, sodium 138, had gout in the past and takes allopurinol 100 mg. She was given lisinopril and hydrochlorothiazide 20/12.5 mg. When and how should she take it?",
+     "67세 여성 혈압 152/90, 칼륨 4.2, 나트륨 138, 예전에 통풍 있었고 allopurinol 100mg 먹어요. 리시노프릴 하이드로클로로티아지드 20/12.5mg 받았어요. 언제 어떻게 먹어야 돼요?",
+     [("Lisinopril and Hydrochlorothiazide", "usage")]),
+    ("72-year-old man had cataract surgery on his right eye yesterday, uses moxifloxacin eye drops, on tamsulosin 0.4 mg and aspirin 100 mg. He was also given diclofenac eye drops. How should he use them?",
+     "72세 남자 어제 오른쪽 백내장 수술했어요. moxifloxacin 안약 넣고 있고 탐스로신 0.4mg, 아스피린 100mg 드세요. 디클로페낙 안약도 받았는데 어떻게 넣어요?",
+     [("Diclofenac Ophthalmic", "usage")]),
+    ("45-year-old man with type 1 diabetes on insulin glargine 22 units, never smoked, normal lung function, afraid of needles. He wants inhaled insulin for meals. What side effects does inhaled insulin have?",
+     "45세 남자 1형당뇨, 인슐린 글라진 22단위 맞고 담배는 안펴요, 폐기능 정상. 주사 무서워해서 식사때 흡입형 인슐린 쓰고 싶대요. 흡입 인슐린 부작용 뭐예요?",
+     [("Insulin Human Inhalation", "side effects")]),
+    ("70-year-old woman with knee arthritis, on warfarin 3 mg for atrial fibrillation and metoprolol 25 mg, INR 2.4, allergic to shellfish. Can she take glucosamine together with warfarin?",
+     "70세 할머니 무릎 관절염, 심방세동으로 와파린 3mg이랑 metoprolol 25mg 드세요, INR 2.4, 갑각류 알러지. 글루코사민 와파린이랑 같이 먹어도 되요?",
+     [("Glucosamine hydrochloride", "interactions with medications")]),
+    ("82-year-old man on warfarin 5 mg for a clot in his leg, INR 6.8 today, no bleeding; amiodarone 200 mg was started last month. The doctor mentioned vitamin K. What is vitamin K and how is it used?",
+     "82세 할아버지 다리 혈전때문에 와파린 5mg 드시는데 오늘 INR 6.8 나왔어요. 피나는 데는 없어요. 지난달부터 amiodarone 200mg 시작했어요. 의사가 비타민K 얘기하던데 그게 뭐고 어떻게 쓰는 거에요?",
+     [("Vitamin K", None)]),
+    ("My daughter is 2 years old, 12 kg, and swallowed about ten of her mother's iron tablets (ferrous sulfate 325 mg) half an hour ago; she vomited once. No allergies. What should we do for an iron overdose?",
+     "2살 딸 12kg, 30분 전에 엄마 철분제(ferrous sulfate 325mg)를 열알 정도 삼켰어요. 한번 토했어요, 알러지 없어요. 철분제 과다복용이면 어떻게 해야돼요?",
+     [("Ferrous Sulfate (Iron)", "emergency or overdose")]),
+    ("34-year-old man was bitten on the hand by a stray dog in Vietnam yesterday; the wound was washed, tetanus shot 3 years ago, on montelukast 10 mg, allergic to amoxicillin. Does he need the rabies vaccine, and how many shots?",
+     "34세 남자 어제 베트남에서 떠돌이 개한테 손을 물렸어요. 상처는 씻었고 파상풍 주사는 3년 전에 맞았어요. montelukast 10mg 먹고 아목시실린 알러지. 광견병 백신 맞아야 돼요? 몇 번 맞아요?",
+     [("Rabies Vaccine", None)]),
+    ("26-year-old woman is going backpacking in India next month, on isotretinoin 20 mg for acne, allergic to eggs, had all her childhood vaccines. Should she get the typhoid vaccine, and how long before the trip?",
+     "26세 여자 다음달에 인도로 배낭여행 가요. 여드름때문에 isotretinoin 20mg 먹고 계란 알러지, 어릴때 예방접종은 다 맞았어요. 장티푸스 백신 맞아야 돼요? 여행 몇일 전에 맞아요?",
+     [("Typhoid Vaccine", None)]),
+]
+
+
 def doc_ids_by(data_dir: Path):
     """(focus, qtype) -> KB doc ids, and focus -> KB doc ids, for documents the knowledge base holds."""
     by_qtype: dict[tuple[str, str], list[str]] = defaultdict(list)
@@ -475,6 +602,20 @@ def main() -> None:
                 missing.append(tuple(gold))
             out.write(json.dumps({
                 "id": f"cn{n:02d}", "split": "holdout2", "gold": [list(g) for g in gold], "query_en": en,
+                "query_ko": ko, "relevant": sorted(relevant), "topic": sorted(topic),
+            }, ensure_ascii=False) + "\n")
+    with open(HERE / "clinical_messages_holdout3.jsonl", "w", encoding="utf-8") as out:
+        for n, (en, ko, gold) in enumerate(MESSAGES_HOLDOUT3, start=1):
+            relevant, topic = set(), set()
+            for focus, qtype in gold:
+                key = focus.lower()
+                topic.update(by_focus.get(key, []))
+                found = by_focus.get(key, []) if qtype is None else by_qtype.get((key, qtype), [])
+                if not found:
+                    missing.append((focus, qtype))
+                relevant.update(found)
+            out.write(json.dumps({
+                "id": f"cp{n:02d}", "split": "holdout3", "gold": [list(g) for g in gold], "query_en": en,
                 "query_ko": ko, "relevant": sorted(relevant), "topic": sorted(topic),
             }, ensure_ascii=False) + "\n")
     for item in missing:
