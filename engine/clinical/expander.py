@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from engine.clinical.allergies import ALLERGY_WORDS, find_allergies
 from engine.clinical.demographics import find_demographics
-from engine.clinical.mentions import find_mentions
+from engine.clinical.mentions import Mention, find_mentions
 from engine.clinical.negation import apply_negation
 from engine.clinical.pack import ClinicalPack
 from engine.clinical.slots import get_pack
+from engine.clinical.transliteration import DrugSounds
 from engine.text import has_hangul
 
 
@@ -55,11 +56,14 @@ class KoreanConceptExpander:
 class PackConceptFinder:
     """Concept mentions of any text (Korean, English, mixed) for query translation
     (`engine.knowledge.translation.ConceptFinder`): English name, synonyms, slot, span,
-    negation. Korean synonyms are left out: the knowledge base is English."""
+    negation. Korean synonyms are left out: the knowledge base is English. A drug written
+    in Hangul that the lexicon lacks is found by its sound (engine.clinical.transliteration)."""
 
     def __init__(self, pack: ClinicalPack | None = None, synonyms: int = 6) -> None:
         self._pack = pack
         self.synonyms = synonyms
+        self._sounds: DrugSounds | None = None
+        self._drugs: dict[str, str] = {}
 
     @property
     def pack(self) -> ClinicalPack:
@@ -71,6 +75,8 @@ class PackConceptFinder:
         if not text or not text.strip():
             return []
         mentions = find_mentions(self.pack, text)
+        if has_hangul(text):
+            mentions = sorted([*mentions, *self._sounded(text, mentions)], key=lambda m: m.start)
         apply_negation(text, mentions)
         found = find_allergies(text, mentions)
         allergic = {item["start"] for item in found.items}
@@ -82,6 +88,22 @@ class PackConceptFinder:
             out.append({"name": mention.name, "synonyms": synonyms[: self.synonyms], "slot": mention.slot,
                         "start": mention.start, "end": mention.end, "negated": mention.negated,
                         "text": mention.text, "allergy": mention.start in allergic})
+        return out
+
+    def _sounded(self, text: str, mentions: list[Mention]) -> list[Mention]:
+        """Drugs written in Hangul that no lexicon term covers, found by their sound."""
+        if self._sounds is None:
+            for concept in self.pack.concepts.values():
+                if concept.slot == "medication":
+                    for name in [concept.name, *concept.synonyms]:
+                        self._drugs.setdefault(name, concept.concept_id)
+            self._sounds = DrugSounds(self._drugs)
+        out = []
+        for match in self._sounds.find(text, [(m.start, m.end) for m in mentions]):
+            concept = self.pack.concept(self._drugs[match.name])
+            if concept is not None:
+                out.append(Mention(start=match.start, end=match.end, text=match.text, concept_id=concept.concept_id,
+                                   name=concept.name, slot=concept.slot, medcat_name=f"sound:{match.name}"))
         return out
 
     @staticmethod

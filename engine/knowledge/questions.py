@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import threading
+from typing import Sequence
 from dataclasses import dataclass
 
 # (MedQuAD qtype, title template with the focus as group 1), most specific first.
@@ -158,6 +159,8 @@ class QuestionIndex:
         self._version: object = None
         self.by_focus: dict[str, list[FocusDoc]] = {}
         self.qtype_of: dict[str, str | None] = {}
+        self.vaccines: list[str] = []
+        self._products: dict[tuple[str, ...], list[str]] = {}
 
     def refresh(self, kb) -> "QuestionIndex":
         version = (id(kb), kb.size, getattr(kb.manifest, "rows_sha", None), getattr(kb.manifest, "built_at", None))
@@ -173,18 +176,48 @@ class QuestionIndex:
                     if key:
                         by_focus.setdefault(key, []).append(FocusDoc(doc_id, qtype))
             self.by_focus, self.qtype_of, self._version = by_focus, qtype_of, version
+            self.vaccines = [key for key in by_focus if "vaccin" in key]
+            self._products = {}
         return self
+
+    def product_focus(self, names: list[str], forms: Sequence[str]) -> str | None:
+        """The knowledge base's page on a medicine in a dosage form: a focus with every word
+        of one of `names` and any of the `forms` words; most documents, then shortest name."""
+        wanted = tuple(forms)
+        if wanted not in self._products:
+            self._products[wanted] = [key for key in self.by_focus if set(wanted) & set(key.split())]
+        for name in names:
+            words = set(name.split())
+            found = [key for key in self._products[wanted] if words <= set(key.split())]
+            if words and found:
+                return max(found, key=lambda key: (len(self.by_focus[key]), -len(key)))
+        return None
+
+    def vaccine_focus(self, phrases: list[str]) -> str | None:
+        """The knowledge base's page on the vaccine against any of `phrases` ("shingles",
+        "herpes zoster", "mmr"): a focus naming a vaccine and every word of the longest
+        phrase that has one; the focus with most documents, then the shortest name."""
+        for phrase in sorted({focus_key(p) for p in phrases if len(focus_key(p)) > 1}, key=len, reverse=True):
+            words = set(phrase.split())
+            found = [key for key in self.vaccines if words <= set(key.split())]
+            if found:
+                return max(found, key=lambda key: (len(self.by_focus[key]), -len(key)))
+        return None
 
     def best_focus(self, names: list[str], qtypes: list[str]) -> str | None:
         """The knowledge base's own name for a concept called any of `names`: the one
-        whose documents answer the asked question types, else the one with most documents."""
-        best, best_score = None, (-1, -1)
-        for name in names:
+        whose documents answer the asked question types, else the one with most documents.
+        The first names (the words as written, the concept's own name) win over a synonym
+        whenever they answer the asked type: a pack synonym may name a broader or another page (Kawasaki disease lists
+        "secondary glomerular disease", hyperthyroidism "Graves disease")."""
+        best, best_score = None, (-1, -1, -1, -1)
+        for position, name in enumerate(names):
             key = focus_key(name)
             docs = self.by_focus.get(key)
             if not docs:
                 continue
-            score = (sum(d.qtype in qtypes for d in docs), len(docs))
+            answering = sum(d.qtype in qtypes for d in docs)
+            score = (answering > 0, -min(position, 2), answering, len(docs))
             if score > best_score:
                 best, best_score = key, score
         return best

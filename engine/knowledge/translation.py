@@ -50,6 +50,27 @@ _PATIENT_FACTS = re.compile(
     re.IGNORECASE,
 )
 _ALLERGY = re.compile(r"allerg|알레르기|알러지|과민", re.IGNORECASE)
+# A vaccine named by what it prevents ("대상포진 백신", "the MMR vaccine", "flu shot").
+_VACCINE = re.compile(r"백신|예방\s*접종|접종|vaccin\w*|\bshots?\b", re.IGNORECASE)
+_BEFORE_VACCINE = re.compile(r"([A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z][A-Za-z0-9-]*)?)[\s-]*$")
+# Two medicines written side by side ("글리부라이드 메트포르민 복합제", "glyburide and metformin")
+# may be one combination product the knowledge base has a page on.
+# A dosage form written after a medicine ("니코틴 껌", "estradiol patch"): the knowledge
+# base may have a page on that product; the form's words as its page names spell them.
+_FORMS = (
+    (re.compile(r"^\s*(?:껌|gum)"), ("gum",)),
+    (re.compile(r"^\s*(?:패치|첩부제|patch)", re.I), ("patch", "transdermal")),
+    (re.compile(r"^\s*(?:코\s*스프레이|비강\s*스프레이|nasal spray|spray)", re.I), ("nasal", "spray")),
+    (re.compile(r"^\s*(?:스프레이|분무)", re.I), ("spray", "nasal")),
+    (re.compile(r"^\s*(?:크림|연고|겔|젤|cream|ointment|gel)", re.I), ("topical", "cream")),
+    (re.compile(r"^\s*(?:안약|점안액|점안|eye\s*drops?|ophthalmic)", re.I), ("ophthalmic",)),
+    (re.compile(r"^\s*(?:흡입기|흡입제|흡입용|흡입|inhaler|inhalation|inhaled)", re.I), ("inhalation",)),
+    (re.compile(r"^\s*(?:주사|injection|shot)", re.I), ("injection",)),
+    (re.compile(r"^\s*(?:좌약|좌제|suppositor)", re.I), ("rectal",)),
+    (re.compile(r"^\s*(?:질정|질크림|vaginal)", re.I), ("vaginal",)),
+    (re.compile(r"^\s*(?:사탕|로젠지|트로키|lozenge)", re.I), ("lozenges", "lozenge")),
+)
+_COMBINATION_GAP = re.compile(r"^\s*(?:and|&|\+|/|,|및|과|와|랑|하고)?\s*$", re.IGNORECASE)
 _FOCUS_SLOTS = ("condition", "medication")
 _ALLERGY_WORDS = {"allergy", "allergies", "anaphylaxis"}
 MAX_SUBQUERIES = 4
@@ -168,7 +189,17 @@ class QueryTranslator:
         qtypes = detect_qtypes(" ".join(s[2] for s in asked))
         message = is_clinical_case(query)
         allergic = self._allergic(mentions, sentences)
+        if kb is not None:
+            mentions = self._combinations(query, mentions, allergic)
         in_question = [m for m in mentions if _inside(m, asked) and m not in allergic]
+        vaccine = self._vaccine(query, asked, in_question) if kb is not None else None
+        if vaccine is not None:
+            in_question = [vaccine]
+        elif any(q in DRUG_QTYPES for q in qtypes) and not any(m["slot"] == "medication" for m in in_question):
+            # "빼먹은 약은 어떻게 해요?": a drug question that names no drug asks about the
+            # message's medicines, the last named first.
+            named = [m for m in mentions if m["slot"] == "medication" and m not in allergic]
+            in_question = list(reversed(named))[:1] or in_question
         complaint = [m for m in self._unique(mentions) if m["slot"] == "symptom" and m not in allergic]
         # A question about "this" in a case message asks about the presenting complaint,
         # not about the patient's other conditions and medications.
@@ -231,6 +262,51 @@ class QueryTranslator:
         return [m for m in mentions if m["slot"] in ("medication", "allergen")
                 and any(_ALLERGY.search(s[2]) and s[0] <= m["start"] < s[1] for s in sentences)]
 
+    def _vaccine(self, query: str, asked: list[tuple[int, int, str]], in_question: Sequence[Mapping]) -> Mapping | None:
+        """The vaccine a question asks about, as a mention of the knowledge base's page on it:
+        the disease named just before "백신/접종/vaccine/shot" (a concept or a Latin word)."""
+        for start, _end, sentence in asked:
+            for cue in _VACCINE.finditer(sentence):
+                at = start + cue.start()
+                phrases = [name for m in in_question if m["slot"] != "medication" and 0 <= at - m["end"] <= 3
+                           for name in self._names(m)]
+                latin = _BEFORE_VACCINE.search(query[max(0, at - 40): at])
+                if latin:
+                    words = latin.group(1).split()
+                    phrases += [" ".join(words), words[-1]]
+                key = self.index.vaccine_focus(phrases)
+                if key:
+                    return {"name": key, "synonyms": [], "slot": "medication", "start": at, "end": at,
+                            "negated": False, "text": cue.group(0)}
+        return None
+
+    def _combinations(self, query: str, mentions: Sequence[Mapping], allergic: Sequence[Mapping]) -> list[Mapping]:
+        """Two medicines side by side that the knowledge base has one page on ("glyburide and
+        metformin") become one mention of that page."""
+        out: list[Mapping] = []
+        for mention in mentions:
+            last = out[-1] if out else None
+            if (last is not None and last["slot"] == mention["slot"] == "medication" and last not in allergic
+                    and mention not in allergic and _COMBINATION_GAP.match(query[last["end"]: mention["start"]])):
+                key = next((f"{a} and {b}" for a in map(focus_key, self._names(last)[:3])
+                            for b in map(focus_key, self._names(mention)[:3])
+                            for a, b in ((a, b), (b, a)) if f"{a} and {b}" in self.index.by_focus), None)
+                if key:
+                    out[-1] = {**last, "name": key, "synonyms": [], "end": mention["end"]}
+                    continue
+            out.append(mention)
+        return [self._product(query, m) if m["slot"] == "medication" else m for m in out]
+
+    def _product(self, query: str, mention: Mapping) -> Mapping:
+        """A medicine followed by its dosage form, as the knowledge base's page on that
+        product when it has one ("nicotine gum", "estradiol transdermal patch")."""
+        after = query[mention["end"]: mention["end"] + 12]
+        words = next((words for pattern, words in _FORMS if pattern.match(after)), None)
+        if words is None:
+            return mention
+        key = self.index.product_focus([focus_key(n) for n in self._names(mention)[:3]], words)
+        return {**mention, "name": key, "synonyms": []} if key else mention
+
     def _patient(self, query: str) -> Mapping | None:
         describe = getattr(self.concepts, "patient", None)
         return describe(query) if describe is not None else None
@@ -257,7 +333,9 @@ class QueryTranslator:
         return [k for k in [*own, "allergy"] if k in self.index.by_focus]
 
     def _names(self, mention: Mapping) -> list[str]:
-        names = [mention["name"], *mention.get("synonyms", [])]
+        """English names of a mention: as written when written in English ("iron deficiency
+        anemia" may be a synonym of the concept "anemia"), then the concept's name and synonyms."""
+        names = [mention.get("text") or "", mention["name"], *mention.get("synonyms", [])]
         return [n for n in dict.fromkeys(names) if n and not _has_hangul(n)]
 
     @staticmethod

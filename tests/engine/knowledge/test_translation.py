@@ -96,6 +96,17 @@ TINY = [
     ("t/4", "What causes Hypothyroidism ?", "Hashimoto's disease, thyroid surgery and radiation are causes."),
     ("t/5", "What are the symptoms of Diabetes ?", "Thirst, frequent urination, tiredness and blurred vision."),
     ("t/6", "What are the treatments for Gout ?", "Anti-inflammatory medicines and colchicine ease an attack."),
+    ("t/7", "What are the side effects or risks of Shingles (Zoster) Vaccine ?", "A sore arm, redness and a "
+     "headache for a day or two are common after the shot."),
+    ("t/8", "What is (are) Shingles ?", "Shingles is a painful rash caused by the chickenpox virus waking up."),
+    ("t/9", "What should I do if I forget a dose of Glyburide and Metformin ?", "Take the missed dose as soon as "
+     "you remember; skip it if it is almost time for the next one."),
+    ("t/10", "What should I do if I forget a dose of Metformin ?", "Take it with the next meal."),
+    ("t/11", "What are the side effects or risks of Nicotine Gum ?", "Jaw pain, hiccups and an upset stomach."),
+    ("t/12", "What are the side effects or risks of Phentermine ?", "A fast heartbeat, dry mouth and trouble "
+     "sleeping."),
+    ("t/13", "What are the symptoms of Kawasaki Disease ?", "Fever for five days, red eyes, red cracked lips."),
+    ("t/14", "What are the symptoms of Secondary Glomerular Disease ?", "Foamy urine and swelling."),
 ]
 
 
@@ -135,3 +146,28 @@ def test_english_questions_are_searched_as_written(tiny_retriever):
 def test_without_translation_korean_finds_nothing_useful(tiny_retriever):
     ranking = tiny_retriever.rank("갑상선저하증 증상이 뭐예요", k=3, expand=False)
     assert ranking.plan is None and ranking.query == "갑상선저하증 증상이 뭐예요"
+
+
+@pytest.mark.parametrize("query, english, expected", [
+    # a vaccine named by the disease it prevents
+    ("62세 여자 환자, 루푸스로 hydroxychloroquine 200mg 복용 중이에요. 어릴 때 수두 앓았어요. "
+     "대상포진 백신 맞아도 되나요? 부작용은요?", "shingles zoster vaccine side effects", "t/7"),
+    # two medicines side by side that are one combination product
+    ("63세 남자, 글리부라이드 메트포르민 복합제 5/500mg 하루 두번 먹어요. 아침약을 빼먹었는데 어떻게 해요?",
+     "glyburide and metformin missed dose", "t/9"),
+    # a drug the lexicon lacks, found by its sound; with its dosage form
+    ("니코틴 껌 부작용 뭐 있어요?", "nicotine gum side effects", "t/11"),
+    ("펜터민 부작용 뭐 있어요?", "phentermine side effects", "t/12"),
+    # the concept's own name wins over a pack synonym naming another page
+    ("가와사키병 증상이 뭐예요?", "kawasaki disease symptoms", "t/13"),
+])
+def test_what_a_korean_message_asks_about_is_found(tiny_retriever, query, english, expected):
+    ranking = tiny_retriever.rank(query, k=3)
+    assert ranking.query.split(";")[0].strip().lower() == english
+    assert ranking.doc_ids[0] == expected
+
+
+def test_a_drug_question_that_names_no_drug_asks_about_the_message_medicine(translator):
+    plan = translator.plan("70세 남자, 당뇨로 메트포르민 500mg 하루 두번 먹고 혈압 130/80이에요. "
+                           "오늘 아침 약을 깜빡했어요. 빼먹은 약은 어떻게 해요?")
+    assert plan.subqueries[0].focus[0] == "metformin" and plan.qtypes[0] == "forget a dose"
