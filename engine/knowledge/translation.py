@@ -217,7 +217,10 @@ class QueryTranslator:
         drug_question = False
         for mention in focus:
             names = self._names(mention)
-            own = self.index.best_focus(names, qtypes) if kb is not None else None
+            # The words as written first when written in English: "iron deficiency anemia"
+            # may be a synonym of the concept "anemia", and the page the asker meant.
+            written = [mention.get("text") or ""] if not _has_hangul(mention.get("text") or "") else []
+            own = self.index.best_focus([*written, *names], qtypes) if kb is not None else None
             if own:
                 focus_keys.append(own)
             name = own or mention["name"]
@@ -333,9 +336,7 @@ class QueryTranslator:
         return [k for k in [*own, "allergy"] if k in self.index.by_focus]
 
     def _names(self, mention: Mapping) -> list[str]:
-        """English names of a mention: as written when written in English ("iron deficiency
-        anemia" may be a synonym of the concept "anemia"), then the concept's name and synonyms."""
-        names = [mention.get("text") or "", mention["name"], *mention.get("synonyms", [])]
+        names = [mention["name"], *mention.get("synonyms", [])]
         return [n for n in dict.fromkeys(names) if n and not _has_hangul(n)]
 
     @staticmethod
