@@ -30,7 +30,7 @@ import numpy as np
 from engine.agent import answer_framing as framing
 from engine.agent.support import ALERT, NOTICE, PROFILE, Evidence, Support, SupportChecker, evidence_from
 from engine.clinical.slot_model import NAMING_SLOTS, TOPIC_SLOTS
-from engine.text import has_hangul, split_answer_sentences, tokenize
+from engine.text import has_hangul, medical_words, split_answer_sentences, tokenize
 
 MIN_SENTENCES, MAX_SENTENCES, MAX_SENTENCES_KO = 3, 6, 6
 LONGEST, LONGEST_KO = 45, 28  # words: a longer sentence is penalised (a Korean answer prefers short quotes)
@@ -47,6 +47,9 @@ MMR_LAMBDA = 0.7
 # adds nothing, however far apart their embeddings are.
 LEXICAL_DUPLICATE = 0.7
 RELEVANCE_FLOOR = 0.4
+# A sentence that names medical things beyond the question's own words (drugs, tests, body
+# parts, symptoms) says something specific; "The symptoms of appendicitis can vary" does not.
+SPECIFIC_BONUS, SPECIFIC_WORDS = 0.03, 4
 PASSAGES_USED = 5
 READING_ORDER = ("definition", "causes", "symptoms", "diagnosis", "treatment", "prevention", "dosage",
                  "interaction", "what_to_do", "other")
@@ -206,6 +209,7 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
     (`LEXICAL_DUPLICATE`) is never chosen."""
     similarity = vectors @ query_vector
     asked = set(tokenize(query))
+    asked_medical = medical_words(f"{query} {' '.join(topic_terms)}")
     stems = [set(tokenize(item.text)) - asked for item in pool]
     relevance = []
     for item, sim in zip(pool, similarity):
@@ -215,6 +219,7 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
         lowered = item.text.lower()
         if any(term and term in lowered for term in topic_terms):
             bonus += 0.1
+        bonus += SPECIFIC_BONUS * min(SPECIFIC_WORDS, len(medical_words(item.text) - asked_medical))
         prior = 0.06 * (1 - (item.source - 1) / max(1, sources))
         relevance.append(float(sim) + bonus + prior - _shape_penalty(item.text, longest))
     chosen: list[int] = []
