@@ -52,7 +52,7 @@ CHEST_SEVERE = _rx(
     r"토할\s*것\s*같|어지러|쓰러질\s*것\s*같|창백",
 )
 HEART_ATTACK_NOW = _rx(
-    r"(?:심장\s*마비|심근\s*경색|심장\s*발작)\s*(?:같|인\s*것\s*같|온\s*것\s*같|이\s*온|증상이\s*(?:있|나타|와))",
+    r"(?:심장\s*마비|심근\s*경색|심장\s*발작)(?:가|이)?\s*(?:같|인\s*것\s*같|온\s*것\s*같|온\s*듯|왔|와서|이\s*온|증상이\s*(?:있|나타|와))",
     r"(?:having|had)\s+a\s+heart\s+attack|think\s+(?:i'?m|he'?s|she'?s|it'?s)\s+(?:having\s+)?a\s+heart\s+attack",
 )
 FEVER = _rx(

@@ -10,6 +10,8 @@ from engine.text import has_hangul
 RED_FLAGS = [
     ("가슴이 조이듯 아프고 왼팔로 통증이 퍼져요", "chest_pain"),
     ("chest pain spreading to my jaw and I'm sweating", "chest_pain"),
+    ("심장마비가 온 것 같은 사람이 있으면 어떻게 해야 하나요?", "chest_pain"),  # with the particle 가
+    ("아버지가 심근경색이 온 것 같아요", "chest_pain"),
     ("갑자기 얼굴 한쪽이 처지고 말이 어눌해요", "stroke"),
     ("my dad's face is drooping and his speech is slurred", "stroke"),
     ("새우를 먹고 목이 붓고 숨쉬기가 힘들어요", "anaphylaxis"),
