@@ -4,7 +4,7 @@ Rules first (greetings and acknowledgements skip retrieval — only when the mes
 nothing but pleasantries: "ok, I want to kill myself" starts like an acknowledgement and is
 not one), then the seed's slot/length
 complexity (concepts ≤ 1 and ≤ 20 characters: simple; ≤ 3 and ≤ 50: moderate; else
-complex), and the LLM (label-constrained) only when the rules are unsure: a message with
+complex; a Hangul syllable counts as 2.5 characters), and the LLM (label-constrained) only when the rules are unsure: a message with
 no medical content that is not small talk either.
 """
 
@@ -65,9 +65,22 @@ def classify_by_rules(text: str, slots: dict) -> Intent:
             return Intent("greeting", False, None, True)
         if _ACK.match(stripped) and not _QUESTION_MARK.search(stripped):
             return Intent("acknowledgement", False, None, True)
-    complexity = complexity_by_rules(count, len(stripped))
+    complexity = complexity_by_rules(count, comparable_length(stripped))
     sure = bool(count) or bool(question_types(stripped))
     return Intent("question", True, complexity, sure)
+
+
+# The seed's length thresholds count English characters. A Hangul syllable carries about
+# what two or three Latin letters do ("천식은 어떻게 치료하나요?", 14 characters, asks what
+# "How is asthma treated?", 22, asks), so a syllable counts this much: without it every
+# short Korean question was "simple" and got 3 documents where its English twin got 8.
+HANGUL_SYLLABLE_LENGTH = 2.5
+
+
+def comparable_length(text: str) -> int:
+    """The text's length in English-character terms (a Hangul syllable counts 2.5)."""
+    syllables = sum(1 for c in text if "\uac00" <= c <= "\ud7a3")
+    return round(len(text) + (HANGUL_SYLLABLE_LENGTH - 1) * syllables)
 
 
 def complexity_by_rules(count: int, length: int) -> str:

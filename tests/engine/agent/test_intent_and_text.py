@@ -43,6 +43,14 @@ def test_seed_complexity_rules():
     assert classify_by_rules("당뇨 증상?", slots).complexity == "simple"
 
 
+def test_a_korean_question_is_as_complex_as_its_english_twin():
+    slots = empty_slots()
+    slots["conditions"] = [{"name": "asthma"}]
+    korean = classify_by_rules("천식은 어떻게 치료하나요?", slots)  # 14 characters
+    english = classify_by_rules("How is asthma treated?", slots)  # 22 characters
+    assert korean.complexity == english.complexity == "moderate"
+
+
 def test_rules_are_unsure_without_medical_or_question_cues():
     assert not classify_by_rules("Could you go over everything again in detail please?", empty_slots()).sure
     assert classify_by_rules("What are the symptoms of gout?", empty_slots()).sure
