@@ -61,7 +61,7 @@ _QUESTION_CUES: dict[str, tuple[str, ...]] = {
     "interaction": ("interact", "together", "take with", "taking with", "combine", "while taking", "if i am on", "if i'm on", "while on",
                     "같이 먹", "함께 먹", "같이 복용", "함께 복용", "상호작용", "병용"),
     "dosage": ("dose", "dosage", "how much", "how many", "how often", "mg", "용량", "몇 알", "얼마나 먹", "복용량",
-               "얼마나 자주", "얼마나 먹어야", "하루에"),
+               "얼마나 자주", "얼마나 먹어야", "하루에 몇", "하루에 얼마", "하루 몇 번", "하루 최대"),
     "diagnosis": ("diagnos", "test for", "tests for", "screen", "진단", "검사"),
     "prevention": ("prevent", "avoid", "lower my risk", "reduce my risk", "lower the risk", "reduce the risk",
                    "예방", "위험을 줄", "막으려면"),
