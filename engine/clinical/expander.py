@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from engine.clinical.allergies import ALLERGY_WORDS, find_allergies
 from engine.clinical.demographics import find_demographics
+from engine.clinical.lexicon import IGNORE, load_lexicon
 from engine.clinical.mentions import Mention, find_mentions
+from engine.clinical.misspelling import KoreanSpellings
 from engine.clinical.negation import apply_negation
 from engine.clinical.pack import ClinicalPack
 from engine.clinical.slots import get_pack
@@ -56,14 +58,17 @@ class KoreanConceptExpander:
 class PackConceptFinder:
     """Concept mentions of any text (Korean, English, mixed) for query translation
     (`engine.knowledge.translation.ConceptFinder`): English name, synonyms, slot, span,
-    negation. Korean synonyms are left out: the knowledge base is English. A drug written
-    in Hangul that the lexicon lacks is found by its sound (engine.clinical.transliteration)."""
+    negation. Korean synonyms are left out: the knowledge base is English. Beyond the
+    lexicon, a drug written in Hangul is found by its sound (engine.clinical.transliteration)
+    and a long Korean name with one letter wrong by its spelling (engine.clinical.misspelling)."""
 
     def __init__(self, pack: ClinicalPack | None = None, synonyms: int = 6) -> None:
         self._pack = pack
         self.synonyms = synonyms
         self._sounds: DrugSounds | None = None
+        self._spellings: KoreanSpellings | None = None
         self._drugs: dict[str, str] = {}
+        self._by_name: dict[str, str] = {}
 
     @property
     def pack(self) -> ClinicalPack:
@@ -76,7 +81,7 @@ class PackConceptFinder:
             return []
         mentions = find_mentions(self.pack, text)
         if has_hangul(text):
-            mentions = sorted([*mentions, *self._sounded(text, mentions)], key=lambda m: m.start)
+            mentions = self._beyond_lexicon(text, mentions)
         apply_negation(text, mentions)
         found = find_allergies(text, mentions)
         allergic = {item["start"] for item in found.items}
@@ -90,21 +95,34 @@ class PackConceptFinder:
                         "text": mention.text, "allergy": mention.start in allergic})
         return out
 
-    def _sounded(self, text: str, mentions: list[Mention]) -> list[Mention]:
-        """Drugs written in Hangul that no lexicon term covers, found by their sound."""
+    def _beyond_lexicon(self, text: str, mentions: list[Mention]) -> list[Mention]:
+        """Drugs written in Hangul that no lexicon term covers, found by their sound, and long
+        Korean names written with one letter wrong."""
         if self._sounds is None:
             for concept in self.pack.concepts.values():
+                self._by_name.setdefault(concept.name.lower(), concept.concept_id)
                 if concept.slot == "medication":
                     for name in [concept.name, *concept.synonyms]:
                         self._drugs.setdefault(name, concept.concept_id)
             self._sounds = DrugSounds(self._drugs)
-        out = []
-        for match in self._sounds.find(text, [(m.start, m.end) for m in mentions]):
-            concept = self.pack.concept(self._drugs[match.name])
+            self._spellings = KoreanSpellings((t.text, t.english.lower()) for t in load_lexicon().terms
+                                              if t.language == "ko" and not t.negated and t.slot != IGNORE)
+        found = [(m.start, m.end, m.text, self._drugs[m.name], f"sound:{m.name}")
+                 for m in self._sounds.find(text, [(m.start, m.end) for m in mentions])]
+        # A misspelt name may hold a shorter name written right ("류마치스관절염" holds
+        # "관절염"): the whole misspelt name wins over the mention inside it.
+        found += [(m.start, m.end, m.text, self._by_name.get(m.concept, ""), f"spelling:{m.concept}")
+                  for m in self._spellings.find(text, [(start, end) for start, end, *_ in found])]  # type: ignore[union-attr]
+        added = []
+        for start, end, written, concept_id, how in found:
+            concept = self.pack.concept(concept_id) if concept_id else None
             if concept is not None:
-                out.append(Mention(start=match.start, end=match.end, text=match.text, concept_id=concept.concept_id,
-                                   name=concept.name, slot=concept.slot, medcat_name=f"sound:{match.name}"))
-        return out
+                added.append(Mention(start=start, end=end, text=written, concept_id=concept.concept_id,
+                                     name=concept.name, slot=concept.slot, medcat_name=how))
+        kept = [m for m in mentions if not any(a.start <= m.start and m.end <= a.end and (a.end - a.start) > (m.end - m.start)
+                                               for a in added)]
+        added = [a for a in added if not any(k.start < a.end and a.start < k.end for k in kept)]
+        return sorted([*kept, *added], key=lambda m: m.start)
 
     @staticmethod
     def patient(text: str) -> dict:
