@@ -38,6 +38,8 @@ from engine.text import has_hangul
 DEMO_VERSION = "chartside-demo-1"
 DEMO_LICENCE = "Chartside demo text, CC BY 4.0"
 DEMO_ATTRIBUTION = "Written for the Chartside demo"
+# What the status bar names as the model: the demo has none, its replies are scripted.
+DEMO_MODEL_NAME = "demo (scripted)"
 
 DEMO_QUESTION = {
     "ko": "58세 여성, 고혈압으로 암로디핀 5mg 복용 중이고 페니실린 알레르기가 있어요. 목이 아프고 열이 나는데 아목시실린을 먹어도 되나요?",
@@ -183,7 +185,7 @@ def demo_engine(settings: Settings | None = None, *, token_delay: float = 0.0, e
     `build_knowledge_base` built the demo's knowledge base, copied rather than built again
     (tests build it once)."""
     settings = demo_settings(settings)
-    llm = FakeLLM(default=UNSOURCED_REPLY["en"], respond=demo_reply, token_delay=token_delay)
+    llm = FakeLLM(default=UNSOURCED_REPLY["en"], respond=demo_reply, token_delay=token_delay, name=DEMO_MODEL_NAME)
     with_pack = pack_available()
     engine = DemoEngine(settings, llm, embedder=UNSET if embedder is None else embedder,
                         clinical=UNSET if with_pack else None, knowledge_from=knowledge_from)

@@ -26,13 +26,15 @@ from engine.llm.types import ChatMessage, GenerationMetrics, ModelInfo
 class FakeLLM:
     def __init__(self, replies: Sequence[object] = (), *, n_ctx: int = 4096, parameters: int = 135_000_000,
                  default: object | None = None,
-                 respond: Callable[[str, list[ChatMessage]], object | None] | None = None, token_delay: float = 0.0):
+                 respond: Callable[[str, list[ChatMessage]], object | None] | None = None, token_delay: float = 0.0,
+                 name: str = "fake"):
+        self.name = name
         self._replies: deque[object] = deque(replies)
         self._default = default
         self._respond = respond
         self.token_delay = token_delay
         self.calls: list[dict] = []
-        self.last_metrics = GenerationMetrics(model="fake")
+        self.last_metrics = GenerationMetrics(model=name)
         self._n_ctx = n_ctx
         self._parameters = parameters
 
@@ -61,7 +63,7 @@ class FakeLLM:
         text = reply if isinstance(reply, str) else json.dumps(reply)
         pieces = [w + " " for w in text.split(" ")]
         pieces[-1] = pieces[-1].rstrip(" ")
-        self.last_metrics = GenerationMetrics(model="fake", prompt_tokens=self.count_tokens(role, _flatten(messages)))
+        self.last_metrics = GenerationMetrics(model=self.name, prompt_tokens=self.count_tokens(role, _flatten(messages)))
         for piece in pieces[:max_tokens]:
             if self.token_delay:
                 time.sleep(self.token_delay)
@@ -110,7 +112,7 @@ class FakeLLM:
         pass
 
     def info(self, role: str) -> ModelInfo:
-        return ModelInfo(name="fake", path="", n_ctx=self._n_ctx, n_ctx_train=self._n_ctx,
+        return ModelInfo(name=self.name, path="", n_ctx=self._n_ctx, n_ctx_train=self._n_ctx,
                          parameters=self._parameters, chat_format="chatml", chat_template=None,
                          architecture="fake", n_gpu_layers=0, load_seconds=0.0)
 
