@@ -11,6 +11,7 @@ Terms whose own meaning contains "안" ("잠이 안 와" = insomnia) are plain t
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -40,6 +41,9 @@ class LexiconTerm:
     slot: str
     language: str
     negated: bool = False
+    # The first name of its row, when that is a name and not a lay phrase: what a reader is
+    # shown for the concept ("대상포진 백신", not the brand "조스타박스" further on).
+    primary: bool = False
 
 
 @dataclass
@@ -78,13 +82,23 @@ def expand_phrase(noun: str, stem: str, forms: dict[str, tuple[str, ...]]) -> li
     return variants
 
 
+# A Korean lay phrase ends in a verb form or says "안" ("소변이 안 나와", "축 늘어").
+_LAY_PHRASE = re.compile(r"\s안\s|\s\S*[와어아요파해워져돼]$")
+
+
+def _is_lay_phrase(text: str) -> bool:
+    return bool(_LAY_PHRASE.search(text))
+
+
 def _terms_from(path: Path, language: str, forms: dict[str, tuple[str, ...]]) -> list[LexiconTerm]:
     terms: list[LexiconTerm] = []
     for surface, english, slot in (row[:3] for row in read_rows(path, 3)):
         if slot not in SLOTS and slot != IGNORE:
             raise ConfigError(f"{path.name}: unknown slot {slot!r} for {surface!r}")
-        for alternative in filter(None, (part.strip() for part in surface.split("|"))):
-            if "+" in alternative:
+        for position, alternative in enumerate(filter(None, (part.strip() for part in surface.split("|")))):
+            if position == 0 and "+" not in alternative and not _is_lay_phrase(alternative):
+                terms.append(LexiconTerm(alternative, english, slot, language, primary=True))
+            elif "+" in alternative:
                 noun, _, stem = alternative.partition("+")
                 for text, negated in expand_phrase(noun.strip(), stem.strip(), forms):
                     terms.append(LexiconTerm(text, english, slot, language, negated))
@@ -108,10 +122,14 @@ def load_lexicon(directory: Path | None = None) -> Lexicon:
 
 @lru_cache(maxsize=1)
 def korean_names() -> dict[str, str]:
-    """English canonical name (lower case) -> the lexicon's first Korean name for it (a
-    one-word name first: "아목시실린", not a lay phrase), for naming concepts to a Korean reader."""
+    """English canonical name (lower case) -> the lexicon's Korean name for it, for naming
+    concepts to a Korean reader: the first name of its row ("대상포진 백신", "제2형 당뇨"),
+    else a one-word name ("아목시실린"), never a lay phrase when a name exists."""
     terms = [t for t in load_lexicon().terms if t.language == "ko" and not t.negated and t.slot != IGNORE]
     names: dict[str, str] = {}
+    for term in terms:
+        if term.primary:
+            names.setdefault(term.english.lower(), term.text)
     for term in terms:
         if " " not in term.text.strip():
             names.setdefault(term.english.lower(), term.text)
