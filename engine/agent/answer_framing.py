@@ -17,7 +17,7 @@ from engine.clinical.slot_model import NAMING_SLOTS
 from engine.text import has_hangul
 
 QUESTION_KINDS = ("definition", "causes", "symptoms", "diagnosis", "treatment", "prevention", "dosage",
-                  "interaction", "what_to_do")
+                  "side_effects", "interaction", "what_to_do")
 
 LEADS = {
     "en": {
@@ -28,6 +28,7 @@ LEADS = {
         "treatment": "How {topic} is treated, according to the sources:",
         "prevention": "How {topic} can be prevented, according to the sources:",
         "dosage": "What the sources say about the dose of {topic} (confirm any dose with a pharmacist or clinician):",
+        "side_effects": "Side effects of {topic} described in the sources:",
         "interaction": "What the sources say about taking {topic} together:",
         "what_to_do": "What the sources advise about {topic}:",
     },
@@ -39,6 +40,7 @@ LEADS = {
         "treatment": "{topic}의 치료에 대해 출처에서 찾은 내용입니다.",
         "prevention": "{topic}의 예방에 대해 출처에서 찾은 내용입니다.",
         "dosage": "{topic}의 용량에 대해 출처에서 찾은 내용입니다. 실제 용량은 반드시 약사나 의사와 확인하세요.",
+        "side_effects": "{topic}의 부작용에 대해 출처에서 찾은 내용입니다.",
         "interaction": "{topic} 병용(함께 복용)에 대해 출처에서 찾은 내용입니다.",
         "what_to_do": "{topic}에 관해 지금 할 수 있는 일을 출처에서 찾은 내용입니다.",
     },
@@ -70,7 +72,7 @@ TEXTS = {
 }
 FACET_NAMES_KO = {
     "definition": "정의", "causes": "원인", "symptoms": "증상", "diagnosis": "진단", "treatment": "치료",
-    "prevention": "예방", "dosage": "용량", "interaction": "상호작용", "what_to_do": "대처", "other": "참고",
+    "prevention": "예방", "dosage": "용량", "side_effects": "부작용", "interaction": "상호작용", "what_to_do": "대처", "other": "참고",
 }
 
 

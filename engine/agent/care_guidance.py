@@ -23,7 +23,7 @@ SEEK_CARE_CUES = ("should i be worried", "do i need to go", "need to go to", "go
                   "병원", "응급실", "어떻게 하죠", "어떻게 하지", "어떻게 해요", "어떡", "괜찮을까요", "걱정")
 # A question of these kinds asks for information, whatever else it says ("what tests will
 # the hospital do?" is about diagnosis).
-INFORMATION_KINDS = ("interaction", "dosage", "diagnosis", "prevention")
+INFORMATION_KINDS = ("interaction", "side_effects", "dosage", "diagnosis", "prevention")
 TEMPLATES = {
     "en": "When to get help now: with {symptoms}, call 119 or go to an emergency department right away "
           "if any of these occur: {signs}.",

@@ -52,7 +52,7 @@ RELEVANCE_FLOOR = 0.4
 SPECIFIC_BONUS, SPECIFIC_WORDS = 0.03, 4
 PASSAGES_USED = 5
 READING_ORDER = ("definition", "causes", "symptoms", "diagnosis", "treatment", "prevention", "dosage",
-                 "interaction", "what_to_do", "other")
+                 "side_effects", "interaction", "what_to_do", "other")
 
 _QUESTION_CUES: dict[str, tuple[str, ...]] = {
     "what_to_do": ("what should i do", "what do i do", "what can i do", "what to do", "should i go", "should i see",
@@ -62,6 +62,7 @@ _QUESTION_CUES: dict[str, tuple[str, ...]] = {
                     "같이 먹", "함께 먹", "같이 복용", "함께 복용", "상호작용", "병용"),
     "dosage": ("dose", "dosage", "how much", "how many", "how often", "mg", "용량", "몇 알", "얼마나 먹", "복용량",
                "얼마나 자주", "얼마나 먹어야", "하루에 몇", "하루에 얼마", "하루 몇 번", "하루 최대"),
+    "side_effects": ("side effect", "side-effect", "adverse effect", "adverse reaction", "부작용", "이상반응"),
     "diagnosis": ("diagnos", "test for", "tests for", "screen", "진단", "검사"),
     "prevention": ("prevent", "avoid", "lower my risk", "reduce my risk", "lower the risk", "reduce the risk",
                    "예방", "위험을 줄", "막으려면"),
@@ -72,7 +73,7 @@ _QUESTION_CUES: dict[str, tuple[str, ...]] = {
 }
 _TAKEN_WITH = re.compile(r"\b(take|taking|use|using|drink|drinking|mix|mixing)\b.{1,40}\bwith\b")
 # The most specific kind wins: "how can I prevent it, what should I do?" asks about prevention.
-_KIND_ORDER = ("interaction", "dosage", "diagnosis", "prevention", "treatment", "what_to_do", "causes", "symptoms",
+_KIND_ORDER = ("interaction", "side_effects", "dosage", "diagnosis", "prevention", "treatment", "what_to_do", "causes", "symptoms",
                "definition")
 
 _FACET_CUES: dict[str, re.Pattern] = {
@@ -88,6 +89,8 @@ _FACET_CUES: dict[str, re.Pattern] = {
                              r"|\bhealthy|\bexercise|\bquit", re.I),
     "dosage": re.compile(r"\bmg\b|\bmilligram|\bdoses?\b|\bdaily\b|\bper day\b|\beach day\b|\bevery \d+|\bunits?\b",
                          re.I),
+    "side_effects": re.compile(r"\bside effects?\b|\badverse\b|\breactions?\b|\bsoreness\b|\bredness\b|\bswelling\b"
+                              r"|\bitching\b|\bnausea\b|\bdizz|\bdrows|\bheadache\b|\brash\b|\bupset stomach\b", re.I),
     "interaction": re.compile(r"\binteract|\btogether\b|\bcombin|\bbleed|\bwith (other|another)", re.I),
     "what_to_do": re.compile(r"\bcall\b|\bsee (a|your) (doctor|health)|\bseek\b|\bemergency\b|\bright away\b|\b911\b"
                              r"|\bhealth care provider\b|\bshould\b|\bremove\b|\bdrink\b|\brest\b", re.I),
@@ -122,6 +125,7 @@ def question_kind(text: str) -> str:
 _PHRASING = {"definition": "What is {f}?", "causes": "What causes {f}?", "symptoms": "What are the symptoms of {f}?",
              "diagnosis": "How is {f} diagnosed?", "treatment": "How is {f} treated?",
              "prevention": "How can {f} be prevented?", "dosage": "What is the dose of {f}?",
+             "side_effects": "What are the side effects of {f}?",
              "interaction": "Can {f} be taken together?", "what_to_do": "What should I do about {f}?"}
 # A message longer than this (or of several sentences) is a consumer's or clinician's
 # message, not a question: its sentences are scored against its focus and question type.

@@ -32,6 +32,10 @@ CITED = re.compile(r"\[(\d)\]")
     ("저혈당 증상이 뭐예요?", "symptoms"),
     ("고혈압 약을 먹고 있는데 두통이 심해요. 어떻게 해야 하나요?", "what_to_do"),
     ("와파린 먹는데 아스피린 같이 먹어도 되나요?", "interaction"),
+    ("What are the side effects of metformin?", "side_effects"),
+    ("대상포진 백신 맞아도 되나요? 부작용은요?", "side_effects"),
+    ("설사를 하루에 열 번 해요. 어떻게 해야 하나요?", "what_to_do"),  # a count, not a dose
+    ("타이레놀 하루에 몇 알까지 먹어도 돼요?", "dosage"),
 ])
 def test_question_kind(question, kind):
     assert question_kind(question) == kind
