@@ -30,6 +30,13 @@ from engine.paths import resources_dir
 
 HANGUL_SYLLABLE = "\uac00-\ud7a3"
 HANGUL = re.compile(f"[{HANGUL_SYLLABLE}]")
+HANGUL_WORD = re.compile(f"[{HANGUL_SYLLABLE}]+")
+
+
+def deletions(text: str) -> set[str]:
+    """Every string one character shorter than `text`: the key of a deletion index, which
+    finds the names one edit away from a word with a few dictionary look-ups."""
+    return {text[:i] + text[i + 1:] for i in range(len(text))}
 
 
 def has_hangul(text: str) -> bool:

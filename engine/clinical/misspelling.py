@@ -14,12 +14,11 @@ names' jamo strings, so a word costs a few dictionary look-ups.
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable
 
-from engine.text import HANGUL_SYLLABLE
+from engine.text import HANGUL_WORD, deletions
 
 MIN_SYLLABLES = 4
 # What may follow a name inside the same written word.
@@ -28,7 +27,6 @@ _ENDINGS = tuple(sorted((
     "이면", "면", "인가요", "인데", "이에요", "예요", "이라", "이라서", "이라고", "일까요", "인지", "때문에", "이나",
     "증상", "환자", "진단", "치료", "검사", "약",
 ), key=len, reverse=True))
-_HANGUL_WORD = re.compile(f"[{HANGUL_SYLLABLE}]+")
 _FINAL_NONE = "_"
 
 
@@ -41,10 +39,6 @@ def jamo(word: str) -> str:
             out.append(chr(0x1100 + code // 588) + chr(0x1161 + (code % 588) // 28)
                        + (chr(0x11A7 + code % 28) if code % 28 else _FINAL_NONE))
     return "".join(out)
-
-
-def _deletions(text: str) -> set[str]:
-    return {text[:i] + text[i + 1:] for i in range(len(text))}
 
 
 def _one_edit(a: str, b: str) -> bool:
@@ -74,11 +68,11 @@ class KoreanSpellings:
         self.by_deletion: dict[str, set[str]] = defaultdict(set)
         for name, concept in names:
             name = name.replace(" ", "")
-            if len(name) < MIN_SYLLABLES or not _HANGUL_WORD.fullmatch(name):
+            if len(name) < MIN_SYLLABLES or not HANGUL_WORD.fullmatch(name):
                 continue
             key = jamo(name)
             self.concept_of[key] = concept
-            for deleted in _deletions(key):
+            for deleted in deletions(key):
                 self.by_deletion[deleted].add(key)
 
     def match_word(self, word: str) -> str | None:
@@ -88,7 +82,7 @@ class KoreanSpellings:
         if key in self.concept_of:
             return None  # written right: the lexicon's own match, not a misspelling
         found = set(self.by_deletion.get(key, ()))
-        for deleted in _deletions(key):
+        for deleted in deletions(key):
             found |= self.by_deletion.get(deleted, set())
             if deleted in self.concept_of:
                 found.add(deleted)
@@ -100,7 +94,7 @@ class KoreanSpellings:
         word less a particle or ending ("갑상성기능저하증이면")."""
         taken = list(covered)
         out = []
-        for word in _HANGUL_WORD.finditer(text):
+        for word in HANGUL_WORD.finditer(text):
             if any(start < word.end() and word.start() < end for start, end in taken):
                 continue
             value = word.group(0)

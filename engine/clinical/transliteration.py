@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Iterable
 
-from engine.text import HANGUL_SYLLABLE
+from engine.text import HANGUL_WORD, deletions
 
 _INITIALS = ("k", "k", "n", "t", "t", "l", "m", "p", "p", "s", "s", "", "s", "s", "s", "k", "t", "p", "h")
 _VOWELS = ("a", "e", "a", "e", "e", "e", "o", "e", "o", "a", "e", "e", "o", "u", "o", "e", "i", "u", "", "i", "i")
@@ -42,7 +42,6 @@ _ENGLISH_CONSONANT_RULES = (
 )
 _VOWEL = re.compile(r"[aeiou]")
 _DOUBLE_CONSONANT = re.compile(r"([^aeiou])\1+")
-_HANGUL_WORD = re.compile(f"[{HANGUL_SYLLABLE}]+")
 # Particles and dosage forms written onto a drug name ("글루카곤을", "니코틴껌", "퀴닌정").
 _SUFFIXES = tuple(sorted((
     "이", "가", "은", "는", "을", "를", "도", "의", "에", "로", "으로", "과", "와", "랑", "이랑", "만", "하고", "에서",
@@ -92,10 +91,6 @@ def _variants(skeleton: str) -> set[str]:
     return {skeleton, re.sub(r"[lh]", "", skeleton)}
 
 
-def _deletions(text: str) -> set[str]:
-    return {text[:i] + text[i + 1:] for i in range(len(text))}
-
-
 @dataclass(frozen=True)
 class SoundMatch:
     start: int
@@ -123,7 +118,7 @@ class DrugSounds:
                 self.by_sound[sound].add(name)
                 for variant in _variants(_skeleton(sound)):
                     self.by_skeleton[variant].add(name)
-                    for deleted in _deletions(variant):
+                    for deleted in deletions(variant):
                         self.by_deletion[deleted].add(name)
 
     def match_word(self, word: str) -> tuple[str, float] | None:
@@ -140,7 +135,7 @@ class DrugSounds:
         found: set[str] = set()
         for variant in _variants(skeleton):
             found |= self.by_skeleton.get(variant, set()) | self.by_deletion.get(variant, set())
-            for deleted in _deletions(variant):
+            for deleted in deletions(variant):
                 found |= self.by_skeleton.get(deleted, set()) | self.by_deletion.get(deleted, set())
         if not found:
             return None
@@ -152,7 +147,7 @@ class DrugSounds:
         """Drug names written in Hangul in `text`, outside the `covered` spans."""
         taken = list(covered)
         out = []
-        for word in _HANGUL_WORD.finditer(text):
+        for word in HANGUL_WORD.finditer(text):
             if any(start < word.end() and word.start() < end for start, end in taken):
                 continue
             hits = [(hit[1], -len(stem), stem, hit[0]) for stem in _stems(word.group(0))
