@@ -10,6 +10,7 @@ from __future__ import annotations
 from engine.clinical.allergies import ALLERGY_WORDS, find_allergies
 from engine.clinical.demographics import find_demographics
 from engine.clinical.lexicon import IGNORE, load_lexicon
+from engine.clinical.measurements import load_specs
 from engine.clinical.mentions import Mention, find_mentions
 from engine.clinical.misspelling import KoreanSpellings
 from engine.clinical.negation import apply_negation
@@ -104,7 +105,11 @@ class PackConceptFinder:
                 if concept.slot == "medication":
                     for name in [concept.name, *concept.synonyms]:
                         self._drugs.setdefault(name, concept.concept_id)
-            self._sounds = DrugSounds(self._drugs)
+            # Hangul names of the lexicon's other concepts and of labs and vitals are not drugs,
+            # however they sound ("크레아티닌" ~ creatine, "에를리키아증" ~ eliquis).
+            others = [t.text for t in load_lexicon().terms if t.language == "ko" and t.slot != "medication"]
+            labs = [name for spec in load_specs() for name in spec.names if has_hangul(name)]
+            self._sounds = DrugSounds(self._drugs, not_drugs=[*others, *labs])
             self._spellings = KoreanSpellings((t.text, t.english.lower()) for t in load_lexicon().terms
                                               if t.language == "ko" and not t.negated and t.slot != IGNORE)
         found = [(m.start, m.end, m.text, self._drugs[m.name], f"sound:{m.name}")

@@ -53,3 +53,9 @@ def test_the_pack_finder_adds_sounded_drugs(clinical_pack):
     mentions = PackConceptFinder(clinical_pack)("펜터민 부작용 뭐 있어요?")
     drug = [m for m in mentions if m["slot"] == "medication"]
     assert drug and drug[0]["name"].lower() == "phentermine" and drug[0]["text"] == "펜터민"
+
+
+def test_labs_and_other_concepts_that_sound_like_a_drug_are_not_drugs(clinical_pack):
+    finder = PackConceptFinder(clinical_pack)
+    mentions = finder("크레아티닌 1.2, 고지 못 했어요")  # creatinine (a lab) ~ creatine; 고지 ~ goji
+    assert not [m for m in mentions if m["slot"] == "medication"]
