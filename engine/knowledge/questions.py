@@ -82,19 +82,24 @@ QTYPE_CUES: tuple[tuple[str, str], ...] = (
     ("forget a dose", r"깜빡|까먹|잊어버|잊고|빼먹|놓쳤|forg[oe]t|missed (?:a |my |one )?dose|miss(?:ed)? (?:a|my) dose"),
     ("side effects", r"부작용|side[- ]?effects?|adverse"),
     ("usage", r"용량|용법|복용\s*법|복용\s*방법|먹는\s*법|먹는\s*방법|어떻게\s*먹|몇\s*번\s*먹|몇\s*알|얼마나\s*먹|주사\s*어떻게|"
+              r"언제\s*먹|식전|식후|몇\s*시에\s*먹|몇\s*살부터|when (?:should|do|can) (?:i|you|we|he|she) take|"
+              r"before or after (?:meals|food|eating)|"
               r"dos(?:e|age|ing)\b|how (?:should|do|much|often|many)\b.{0,30}\b(?:take|use|used|taken|given)|how is .{1,30} (?:taken|used|given)"),
     ("precautions", r"주의\s*사항|주의할|주의해야|조심|상호\s*작용|같이\s*먹어도|함께\s*먹어도|먹어도\s*되|먹어도\s*돼|"
+                    r"술\s*(?:마셔|먹어|마시면)|마셔도\s*(?:되|돼)|alcohol|drink (?:beer|wine)|"
                     r"precautions?|interact|together with|safe to take|can (?:i|she|he|they|we) take|ok to take|with other (?:drugs|medicines)"),
-    ("complications", r"합병증|후유증|complications?"),
+    ("complications", r"합병증|후유증|방치하면|안\s*고치면|치료\s*안\s*하면|complications?|untreated|left alone"),
     ("inheritance", r"유전|inherit|hereditary|genetic|run(?:s)? in (?:the )?famil"),
-    ("susceptibility", r"잘\s*걸리|잘걸리|걸리기\s*쉬|위험\s*(?:이|인자|군|요인)|누가\s*(?:잘\s*)?걸|at risk|risk factors?|who (?:gets|is likely|tends)|likely to get"),
+    ("susceptibility", r"잘\s*걸(?:리|려|린|릴)|걸리기\s*쉬|위험\s*(?:이|인자|군|요인)|누가\s*(?:잘\s*)?걸|(?:저|나|제)도\s*걸리|걸릴\s*(?:수|확률|가능성)|"
+                       r"at risk|risk factors?|who (?:gets|is likely|tends)|likely to get|(?:could|will|might) i get"),
     ("prevention", r"예방|안\s*(?:오게|생기게|걸리게)|prevent|avoid getting|keep .{1,20} from"),
     ("exams and tests", r"진단|검사|알아보|어떻게\s*알|diagnos|test(?:s|ed|ing)?\b|screen|check(?:ed)? for"),
-    ("outlook", r"예후|완치|생존율|회복|얼마나\s*(?:가|오래)|진행되면|다\s*낫|낫나|outlook|prognosis|surviv|recover|cured?\b|how long does|go away|progress"),
+    ("outlook", r"예후|완치|생존율|회복|얼마나\s*(?:가|오래|살)|진행되면|다\s*낫|낫나|낫는\s*데|나을\s*수|재발|"
+                r"outlook|prognosis|surviv|recover|cured?\b|how long does|go away|progress|come back|recur|life expectancy|how long (?:will|can|do)"),
     ("causes", r"원인|왜\s*(?:생|걸|오|그런|이런|높|나)|때문인가|cause[sd]?\b|why (?:do|does|did|is|am)|reason"),
     ("symptoms", r"증상|징후|전조|symptoms?|signs?\b|feel like"),
     ("considerations", r"뭘\s*먹어야|무엇을\s*먹어야|음식|식단|식이|대처|어떻게\s*해야|어떡해|what (?:should|do) i (?:eat|do)|what to do|diet\b|foods?\b"),
-    ("treatment", r"치료|낫게|고치|수술|약\s*(?:있|먹어야|꼭)|치료제|treat|therap|cure|medicine for|drugs? (?:to|for)|surgery|manage"),
+    ("treatment", r"치료|낫게|고치|수술|약\s*(?:있|먹어야|꼭)|치료제|어떻게\s*관리|treat|therap|cure|medicine for|drugs? (?:to|for)|surgery|manage"),
     ("information", r"뭐예요|뭐에요|뭔가요|무엇인가요|이란|란\s*뭐|what (?:is|are)\b"),
 )
 _CUE_PATTERNS = tuple((qtype, re.compile(cue, re.IGNORECASE)) for qtype, cue in QTYPE_CUES)
