@@ -41,6 +41,12 @@ def test_title_templates_give_focus_and_question_type():
     ("How is asthma diagnosed?", "exams and tests"),
     ("Can I take ibuprofen with warfarin?", "precautions"),
     ("How can I prevent a stroke?", "prevention"),
+    ("심부전이면 얼마나 살 수 있나요?", "outlook"),
+    ("엄마가 유방암이었는데 저도 걸리나요?", "susceptibility"),
+    ("당뇨 방치하면 어떻게 돼요?", "complications"),
+    ("메트포르민 식전에 먹어요 식후에 먹어요?", "usage"),
+    ("항생제 먹는 중에 술 마셔도 돼요?", "precautions"),
+    ("Will my kidney stones come back?", "outlook"),
 ])
 def test_question_type_cues(text, qtype):
     assert detect_qtypes(text)[0] == qtype
