@@ -92,13 +92,14 @@ QTYPE_CUES: tuple[tuple[str, str], ...] = (
     ("inheritance", r"유전|inherit|hereditary|genetic|run(?:s)? in (?:the )?famil"),
     ("susceptibility", r"잘\s*걸(?:리|려|린|릴)|걸리기\s*쉬|위험\s*(?:이|인자|군|요인)|누가\s*(?:잘\s*)?걸|(?:저|나|제)도\s*걸리|걸릴\s*(?:수|확률|가능성)|"
                        r"at risk|risk factors?|who (?:gets|is likely|tends)|likely to get|(?:could|will|might) i get"),
-    ("prevention", r"예방|안\s*(?:오게|생기게|걸리게)|prevent|avoid getting|keep .{1,20} from"),
+    ("prevention", r"예방|안\s*(?:오게|생기게|걸리게)|(?:안|않)\s*(?:생기|걸리|오|하)려면|재발\s*(?:안|방지|을?\s*막)|"
+                   r"prevent|avoid getting|keep .{1,20} from|stop .{1,20} coming back"),
     ("exams and tests", r"진단|검사|알아보|어떻게\s*알|diagnos|test(?:s|ed|ing)?\b|screen|check(?:ed)? for"),
     ("outlook", r"예후|완치|생존율|회복|얼마나\s*(?:가|오래|살)|진행되면|다\s*낫|낫나|낫는\s*데|나을\s*수|재발|"
                 r"outlook|prognosis|surviv|recover|cured?\b|how long does|go away|progress|come back|recur|life expectancy|how long (?:will|can|do)"),
     ("causes", r"원인|왜\s*(?:생|걸|오|그런|이런|높|나)|때문인가|cause[sd]?\b|why (?:do|does|did|is|am)|reason"),
     ("symptoms", r"증상|징후|전조|symptoms?|signs?\b|feel like"),
-    ("considerations", r"뭘\s*먹어야|무엇을\s*먹어야|음식|식단|식이|대처|어떻게\s*해야|어떡해|what (?:should|do) i (?:eat|do)|what to do|diet\b|foods?\b"),
+    ("considerations", r"뭘\s*먹어야|뭐\s*먹어야|무엇을\s*먹어야|음식|식단|식이|대처|어떻게\s*해야|어떡해|what (?:should|do) i (?:eat|do)|what to do|diet\b|foods?\b"),
     ("treatment", r"치료|낫게|고치|수술|약\s*(?:있|먹어야|꼭)|치료제|어떻게\s*관리|treat|therap|cure|medicine for|drugs? (?:to|for)|surgery|manage"),
     ("information", r"뭐예요|뭐에요|뭔가요|무엇인가요|이란|란\s*뭐|what (?:is|are)\b"),
 )

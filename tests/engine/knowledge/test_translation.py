@@ -47,6 +47,8 @@ def test_title_templates_give_focus_and_question_type():
     ("메트포르민 식전에 먹어요 식후에 먹어요?", "usage"),
     ("항생제 먹는 중에 술 마셔도 돼요?", "precautions"),
     ("Will my kidney stones come back?", "outlook"),
+    ("요로결석 재발 안하려면 어떻게 해요?", "prevention"),
+    ("통풍 발작 오면 뭐 먹어야돼요?", "considerations"),
 ])
 def test_question_type_cues(text, qtype):
     assert detect_qtypes(text)[0] == qtype
