@@ -24,10 +24,15 @@ def test_team_sets_are_well_formed_and_split_by_topic():
         assert {r["lang"] for r in rows} == {"en", "ko"}
         for row in rows:
             assert row["q"] and row["nuggets"] and all(group and all(group) for group in row["nuggets"])
-    topics = [{r["id"].split("-", 1)[1] for r in rows} for rows in sets.values()]
-    assert not topics[0] & topics[1], "a topic is in both splits"
+        pairs = {(r["id"].split("-", 1)[1], r["qtype"]) for r in rows}
+        assert all(sum(1 for r in rows if (r["id"].split("-", 1)[1], r["qtype"]) == p) == 2 for p in pairs), \
+            "each topic is asked once in each language"
+    topics = {name: {r["id"].split("-", 1)[1] for r in rows} for name, rows in sets.items()}
+    for a, b in [("dev", "heldout"), ("dev", "heldout2"), ("heldout", "heldout2")]:
+        assert not topics[a] & topics[b], f"a topic is in both {a} and {b}"
     share = len(sets["heldout"]) / (len(sets["dev"]) + len(sets["heldout"]))
     assert 0.25 <= share <= 0.35
+    assert len(sets["heldout2"]) >= 40
 
 
 def test_nuggets_wrong_claims_and_hangul_share():
