@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from engine.passage import Passage
 from engine.agent.tokens import TokenManager
 from engine.errors import ModelOutputError, ModelUnavailable
-from engine.text import content_words, is_medical_word, split_answer_sentences
+from engine.agent.support import passage_units
+from engine.text import content_words, is_medical_word
 
 WEIGHTS = (0.4, 0.3, 0.2, 0.1)
 HYBRID_EXTRACTIVE_SHARE = 0.6
@@ -74,7 +75,7 @@ def extractive(documents: list[Passage], query: str, budget: int, tokens: TokenM
     query_words = set(content_words(query))
     sentences: list[_Sentence] = []
     for d, doc in enumerate(documents):
-        parts = split_answer_sentences(doc.text)
+        parts = passage_units(doc.text)
         for i, part in enumerate(parts):
             sentences.append(_Sentence(d, i, part, sentence_importance(part, query_words, i, len(parts)),
                                        tokens.count(part) + 1))

@@ -57,6 +57,7 @@ _SENTENCE_OPENERS = frozenset("The A An This These Those It Its If When Most Man
                               "There Each All Other".split())
 _LIST_CUE = re.compile(r"\b(?:include|includes|including|following|below|are|as|examples?)\b(?:\W+\w+){0,3}\W*$", re.I)
 _MAX_HEADING_WORDS = 8
+_FOLLOWING = re.compile(r"\b(?:the|these)\s+following\b|\bas follows\b", re.I)
 # Web page link text left at a sentence's start: the Spanish-page link ("Español", its "ñ"
 # often lost) and "(Click the table on the right ...)", "(See below)".
 _LINK_TEXT = re.compile(r"^(?:Espa\S{0,2}ol\s+|\((?:click|see)\b[^)]*\)\s*)+", re.I)
@@ -102,17 +103,38 @@ def passage_units(text: str) -> list[str]:
     units: list[str] = []
     for block in split_document_sentences(text):
         pieces = [" ".join(p.split()) for p in _INLINE_BULLET.split(block)]
+        starts_with_item = bool(_INLINE_BULLET.match(block))
         pieces = [p for p in pieces if p]
         if not pieces:
+            continue
+        if starts_with_item:
+            # A list in its own paragraph: its lead-in is the unit before it when that one
+            # ends like one ("Hypoglycemia causes symptoms such as").
+            lead = units[-1] if units and _is_lead_in(units[-1]) else ""
+            if lead:
+                units.pop()
+            items = [i.rstrip(" .;") for i in pieces[:_MAX_LIST_ITEMS]]
+            units.append(f"{lead.rstrip(':.')}: {'; '.join(items)}." if lead
+                         else "; ".join(items) + ".")
             continue
         head, items = pieces[0], pieces[1:]
         if items and (head.endswith(":") or len(items) >= 2):
             items = [i.rstrip(" .;") for i in items[:_MAX_LIST_ITEMS]]
+            head = without_heading(_LINK_TEXT.sub("", head)) or head
             units.append(f"{head.rstrip(':')}: {'; '.join(items)}.")
             continue
         units.extend(u for piece in split_document_sentences(head) for u in _restored(piece))
         units.extend(i if i.endswith((".", "!", "?")) else f"{i}." for i in items)
     return [u for u in units if len(u) > 1]
+
+
+def _is_lead_in(unit: str) -> bool:
+    """A unit that announces the list after it: "... such as", "Symptoms include:", "If you
+    notice one or more of the following signs, don't wait."
+    """
+    if unit.endswith(":") or _FOLLOWING.search(unit):
+        return True
+    return not unit.endswith((".", "!", "?")) and bool(_LIST_CUE.search(unit))
 
 
 def _heading_word(word: str) -> bool:

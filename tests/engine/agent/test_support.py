@@ -23,6 +23,25 @@ SUGAR = Passage("kb/hypo", "Low blood sugar means glucose below 70 mg/dL. Sympto
                  "   - confusion", title="Low blood sugar")
 
 
+def test_a_list_in_its_own_paragraph_joins_the_lead_in_before_it():
+    text = ("Hypoglycemia causes symptoms such as\n\n- hunger - shakiness - sweating\n\nIt can also happen during "
+            "sleep. If you observe one or more of the following signs of a stroke, don't wait.\n\n- sudden numbness "
+            "- sudden confusion\n\nTake care.\n\n- rest - fluids")
+    assert passage_units(text) == [
+        "Hypoglycemia causes symptoms such as: hunger; shakiness; sweating.",
+        "It can also happen during sleep.",
+        "If you observe one or more of the following signs of a stroke, don't wait: sudden numbness; sudden confusion.",
+        "Take care.",
+        "rest; fluids.",
+    ]
+
+
+def test_a_heading_run_into_a_list_lead_in_is_dropped():
+    units = passage_units("Common Signs of Stroke These are warning signs of a stroke: - sudden numbness - sudden "
+                          "confusion - trouble seeing")
+    assert units == ["These are warning signs of a stroke: sudden numbness; sudden confusion; trouble seeing."]
+
+
 def test_passage_units_join_a_bullet_list_to_its_lead_in():
     units = passage_units(SUGAR.text)
     assert units[0] == "Low blood sugar means glucose below 70 mg/dL."
