@@ -79,11 +79,20 @@ _PERSISTS = re.compile(
 )
 
 
+# "변비 안 생기게 하려면", "독감 안 걸리려면", "머릿니 어떻게 없애요": a goal (to prevent it,
+# to get rid of it), not a denial; someone asking how to get rid of lice has them.
+_GOAL = re.compile(
+    r"(?<![가-힣])안\s*(?:생기|걸리|오|나|하|아프|붓|도지)(?:게|도록|려|으려|기\s*위해)"
+    r"|(?:생기|걸리|오|나|하|아프|붓|도지)지\s*않(?:게|도록|으려|기\s*위해)"
+    r"|없애|없앨|없어지게|없어지도록|없어지려면|없어질까"
+)
+
+
 def _until_boundary(tail: str) -> str:
     boundary = _POST_BOUNDARY.search(tail)
     clause = tail[: boundary.start()] if boundary else tail
-    persists = _PERSISTS.search(clause)
-    return clause[: persists.start()] if persists else clause
+    cut = [m.start() for m in (_PERSISTS.search(clause), _GOAL.search(clause)) if m]
+    return clause[: min(cut)] if cut else clause
 
 
 def _pre_negated(text: str, mentions: list[Mention]) -> list[bool]:

@@ -30,6 +30,20 @@ def test_korean_utterance_with_particles_negation_and_dosing(clinical_pack):
     check_spans(text, slots)
 
 
+@pytest.mark.parametrize("text, name, negated", [
+    ("변비 안 생기게 하려면 어떻게 해야 돼요?", "constipation", False),  # a goal, not a denial
+    ("노로바이러스 장염 안 걸리려면 어떻게 해요?", "gastroenteritis", False),
+    ("머릿니 어떻게 없애요?", "head lice", False),  # someone asking how to get rid of lice has them
+    ("독감에 걸리지 않으려면 어떻게 해요?", "flu", False),
+    ("열은 안 나요", "fever", True),
+    ("기침은 없어요", "cough", True),
+])
+def test_korean_goals_are_not_denials(clinical_pack, text, name, negated):
+    slots = extract(text)
+    found = {item["name"]: bool(item.get("negated")) for key in ("conditions", "symptoms") for item in slots[key]}
+    assert found[name] is negated
+
+
 def test_english_utterance_with_vitals_and_list_negation(clinical_pack):
     text = "45-year-old woman with asthma. Denies fever, chills or cough. BP 150/95, HR 102, SpO2 93%, temp 38.4 C."
     slots = extract(text)
