@@ -182,7 +182,7 @@ def test_a_cache_hit_still_stores_the_facts_of_its_message(clinical):
     assert hit["trace"]["cache_hit"]
     assert hit["trace"]["nodes"][:3] == ["extract_and_triage", "store_memory", "check_cache"]
     assert memory.updates == [question, question]
-    assert [c["name"] for c in memory.profile()["conditions"]] == ["tonsillitis"]
+    assert [c["name"] for c in memory.profile()["conditions"]] == ["strep throat"]
 
 
 def test_allergy_alert_and_no_cache_reuse_across_patients(clinical):
