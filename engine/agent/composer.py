@@ -1,12 +1,17 @@
 """The answer composer: an answer built from the best passages' own sentences, each cited.
 
 1. The question's kind (definition, causes, symptoms, diagnosis, treatment, prevention,
-   dosage, interaction, "what should I do") from cue words in English and Korean.
+   dosage, interaction, "what should I do") from cue words in English and Korean, read in
+   the sentences that ask ("My child was diagnosed with croup. What are the symptoms?").
 2. Candidate sentences from the retrieved passages (bullet lists joined to their lead-in),
    scored by embedding similarity to the question (an English query built from the
    linked concepts for a Korean question), a bonus when the sentence speaks to the asked
-   kind or names the question's concept, a small prior for the better-ranked passage, and
-   penalties for fragments, questions and sentences that open with a bare pronoun.
+   kind or names the question's concept, a bonus for the page written to answer the asked
+   kind (its knowledge-base question, "What are the treatments for Asthma ?") and its
+   first sentences, a penalty for pages that answer an aside (research, support groups),
+   a small prior for the better-ranked passage, and penalties for fragments, questions
+   and sentences that open with a bare pronoun. A question about a medicine quotes only
+   sentences that name it or come from its own pages.
 3. Maximal marginal relevance over the sentence embeddings picks 3-6 of them (diverse,
    not the same fact twice); they are ordered the way a clinician reads (what it is,
    why, how it shows, how it is found, what to do about it) and keep their passage order
@@ -14,7 +19,7 @@
 4. The frame: alerts, the patient facts on file when the question is about the patient,
    a lead naming the topic, and the standing notice, all in the question's language.
    A Korean answer quotes the English sentences as English source text with Korean key
-   terms (engine.agent.answer_framing).
+   terms (engine.agent.answer_framing), a very long quote ending with "…" at a list item.
 Every selected sentence is a sentence of its source, so each carries its support score
 (the support check runs on it like on any model sentence) and its [n].
 """
@@ -22,7 +27,7 @@ Every selected sentence is a sentence of its source, so each carries its support
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 import numpy as np
@@ -30,6 +35,7 @@ import numpy as np
 from engine.agent import answer_framing as framing
 from engine.agent.support import ALERT, NOTICE, PROFILE, Evidence, Support, SupportChecker, evidence_from
 from engine.clinical.slot_model import NAMING_SLOTS, TOPIC_SLOTS
+from engine.knowledge.questions import title_facets
 from engine.text import has_hangul, medical_words, split_answer_sentences, tokenize
 
 MIN_SENTENCES, MAX_SENTENCES, MAX_SENTENCES_KO = 3, 6, 6
@@ -39,6 +45,9 @@ LONGEST, LONGEST_KO = 45, 28  # words: a longer sentence is penalised (a Korean 
 # (Hangul syllables against Latin letters; the Korean frame of lead, facet and key terms
 # grows with each quote).
 KO_FIRST_QUOTES = 3
+# A Korean answer's quote longer than this many Latin letters ends, with "…", at a list item or
+# clause boundary (never mid-clause, and keeping at least KO_MIN_QUOTE_WORDS words).
+KO_QUOTE_LETTERS, KO_MIN_QUOTE_WORDS = 220, 8
 KO_MIN_HANGUL = 0.4
 MMR_LAMBDA = 0.7
 # Two sources often say the same thing in other words ("Anemia can cause shortness of breath,
@@ -51,6 +60,19 @@ RELEVANCE_FLOOR = 0.4
 # parts, symptoms) says something specific; "The symptoms of appendicitis can vary" does not.
 SPECIFIC_BONUS, SPECIFIC_WORDS = 0.03, 4
 PASSAGES_USED = 5
+# A passage written to answer the asked kind of question (a MedQuAD title "What are the
+# treatments for Asthma ?" for "천식은 어떻게 치료하나요?") states the answer, most directly
+# in its first sentences; other pages about the topic mention it in passing.
+ANSWERING_BONUS, OPENING_BONUS, OPENING_SENTENCES = 0.1, 0.05, 3
+# Pages that answer another kind of question than any a clinic asks of the composer
+# ("what research is being done", "where to find support", "how many people are affected").
+ASIDE_QTYPES = frozenset({"research", "support groups", "frequency", "genetic changes", "brand names",
+                          "brand names of combination products", "storage and disposal"})
+ASIDE_PENALTY = 0.15
+KIND_QTYPES = {"definition": ("information",), "causes": ("causes", "susceptibility"), "symptoms": ("symptoms",),
+               "diagnosis": ("exams and tests",), "treatment": ("treatment",), "prevention": ("prevention",),
+               "dosage": ("usage",), "side_effects": ("side effects",), "interaction": ("precautions",),
+               "what_to_do": ("considerations", "treatment")}
 READING_ORDER = ("definition", "causes", "symptoms", "diagnosis", "treatment", "prevention", "dosage",
                  "side_effects", "interaction", "what_to_do", "other")
 
@@ -65,8 +87,8 @@ _QUESTION_CUES: dict[str, tuple[str, ...]] = {
     "side_effects": ("side effect", "side-effect", "adverse effect", "adverse reaction", "부작용", "이상반응"),
     "diagnosis": ("diagnos", "test for", "tests for", "screen", "진단", "검사"),
     "prevention": ("prevent", "avoid", "lower my risk", "reduce my risk", "lower the risk", "reduce the risk",
-                   "예방", "위험을 줄", "막으려면"),
-    "treatment": ("treat", "cure", "therapy", "manage", "치료", "낫", "관리"),
+                   "keep from getting", "예방", "위험을 줄", "막으려면", "안 걸리", "안 생기", "걸리지 않", "생기지 않"),
+    "treatment": ("treat", "cure", "therapy", "manage", "get rid of", "치료", "낫", "관리", "없애", "없앨"),
     "causes": ("cause", "why do", "why does", "reason", "원인", "왜 생기", "왜 "),
     "symptoms": ("symptom", "sign", "warning sign", "증상", "징후"),
     "definition": ("what is", "what are", "what's", "mean", "이란", "란 ", "뭐예요", "뭔가요", "무엇인가요", "뭐에요"),
@@ -101,6 +123,8 @@ _FACET_CUES: dict[str, re.Pattern] = {
 _PRONOUN_SUBJECT = re.compile(r"^(?:(?:however|but|also|and|so|in addition|therefore|thus|instead|often|sometimes|"
                               r"usually|normally|in most cases),?\s+)?(it|this|these|they|that|those|he|she|such|its|"
                               r"their|both|either|neither)\b", re.I)
+# "These are warning signs of a stroke: sudden numbness ...; ..." says what it lists.
+_ANNOUNCED_LIST = re.compile(r"^(?:these|they|the following)\s+(?:are|include)\b[^:]{0,80}:\s*\S", re.I)
 _JUNK = re.compile(r"https?://|www\.|\b1-800\b|^(see|source|for more|learn more|read more|call \d)", re.I)
 _WORDS = re.compile(r"[A-Za-z][A-Za-z'\-]*")
 
@@ -198,16 +222,74 @@ def candidates(evidence: Sequence[Evidence]) -> list[Evidence]:
         key = text.lower()
         if key in seen or text.endswith("?") or _JUNK.search(text) or has_hangul(text):
             continue
-        if text.isupper() or not text.rstrip().endswith((".", "!", ")", '"')) or _PRONOUN_SUBJECT.match(text):
+        if text.isupper() or not text.rstrip().endswith((".", "!", ")", '"')):
+            continue
+        if _PRONOUN_SUBJECT.match(text) and not _ANNOUNCED_LIST.match(text):
             continue
         seen.add(key)
         out.append(item)
     return out
 
 
+@dataclass
+class Topic:
+    """What the question is about: concept ids and the stems of its names and synonyms."""
+
+    ids: set[str] = field(default_factory=set)
+    names: list[set[str]] = field(default_factory=list)
+    medicine: bool = False
+
+    def __bool__(self) -> bool:
+        return bool(self.ids or self.names)
+
+    def named_in(self, text: str, concepts) -> bool:
+        words = set(tokenize(text))
+        return bool(concepts(text) & self.ids) or any(name <= words for name in self.names)
+
+
+def question_topic(focus: Sequence[str], slots: dict, concepts) -> Topic:
+    """The question's focus, else its linked conditions, medicines and symptoms."""
+    if focus:
+        return Topic(set().union(*(concepts(name) for name in focus)), [set(tokenize(f)) for f in focus if tokenize(f)])
+    items = [i for key in TOPIC_SLOTS for i in (slots or {}).get(key, []) if isinstance(i, dict) and not i.get("negated")]
+    names = [n for i in items for n in [i.get("name", ""), *(i.get("synonyms") or [])] if n and not has_hangul(n)]
+    medicines = (slots or {}).get("medications", [])
+    return Topic({str(i["concept_id"]).upper() for i in items if i.get("concept_id")},
+                 [set(tokenize(n)) for n in names if tokenize(n)],
+                 medicine=bool(items) and all(i in medicines for i in items))
+
+
+def is_on_topic(item: Evidence, documents: Sequence, topic: Topic, concepts) -> bool:
+    """The sentence names what the question is about, or its passage's question does."""
+    doc = documents[item.source - 1] if 0 < item.source <= len(documents) else None
+    title = (getattr(doc, "title", "") or "").partition(" (Also called:")[0]
+    return topic.named_in(title, concepts) or topic.named_in(item.text, concepts)
+
+
+def about_the_medicine(pool: list[Evidence], documents: Sequence, topic: Topic, concepts) -> tuple[list[Evidence], int]:
+    """A medicine's answer quotes only sentences about that medicine ("Amlodipine may cause side
+    effects" is no answer about aspirin); the pool unchanged for any other topic, since a
+    condition's answer may rightly quote a broader page (strep throat on "Streptococcal
+    Infections"). Returns the pool and how many sentences were left out."""
+    if not topic.medicine:
+        return pool, 0
+    kept = [item for item in pool if is_on_topic(item, documents, topic, concepts)]
+    return kept, len(pool) - len(kept)
+
+
+def page_roles(documents: Sequence, kind: str) -> tuple[set[int], set[int]]:
+    """The [n] of the passages whose knowledge-base question asks the asked kind, and of those
+    that answer an aside (research, support groups, how many are affected)."""
+    qtypes = {n: title_facets(getattr(doc, "title", "") or "")[1] for n, doc in enumerate(documents, 1)}
+    wanted = KIND_QTYPES.get(kind, ())
+    return ({n for n, q in qtypes.items() if q in wanted},
+            {n for n, q in qtypes.items() if q in ASIDE_QTYPES})
+
+
 def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarray, *, kind: str,
            topic_terms: Sequence[str], sources: int, limit: int, longest: int = 45,
-           query: str = "") -> list[tuple[Evidence, float]]:
+           query: str = "", answering: set[int] = frozenset(),
+           aside: set[int] = frozenset()) -> list[tuple[Evidence, float]]:
     """MMR over the pool: relevance (similarity + kind/topic bonuses − shape penalties)
     against redundancy with what is already chosen; a restatement of a chosen sentence
     (`LEXICAL_DUPLICATE`) is never chosen."""
@@ -225,6 +307,10 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
             bonus += 0.1
         bonus += SPECIFIC_BONUS * min(SPECIFIC_WORDS, len(medical_words(item.text) - asked_medical))
         prior = 0.06 * (1 - (item.source - 1) / max(1, sources))
+        if item.source in answering:
+            bonus += ANSWERING_BONUS + (OPENING_BONUS if item.position < OPENING_SENTENCES else 0.0)
+        elif item.source in aside:
+            bonus -= ASIDE_PENALTY
         relevance.append(float(sim) + bonus + prior - _shape_penalty(item.text, longest))
     chosen: list[int] = []
     while len(chosen) < min(limit, len(pool)):
@@ -284,7 +370,8 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     for a long message: its sentences are scored against "focus + asked kind", since the
     whole message (history, worries, thanks) is far from every passage sentence."""
     message = is_message(question)
-    kind = question_kind(asked_part(question) if message else question)
+    # "My child was diagnosed with croup. What are the symptoms?" asks for symptoms.
+    kind = question_kind(asked_part(question))
     focus = plan_focus(plan) if message and plan is not None else []
     query = english_query(question, slots, kind, focus)
     texts = framing.texts(language)
@@ -303,20 +390,31 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
                          f"and question kind")
     chosen: list[tuple[Evidence, float]] = []
     if pool and checker.embedder is not None:
-        vectors = checker.vectors([e.text for e in pool])
         query_vector = checker.vectors([query])[0]
         # A long message's other concepts (history, other medicines) are not its topic.
         topic_terms = [f.lower() for f in focus] or [
             i.get("name", "").lower() for key in TOPIC_SLOTS
             for i in (slots or {}).get(key, []) if isinstance(i, dict)]
+        if checker.concepts is not None:
+            pool, left_out = about_the_medicine(pool, documents, question_topic(focus, slots, checker.concepts),
+                                                checker.concepts)
+            if left_out:
+                decisions.append(f"compose: {left_out} sentences left out: they and their passage name another "
+                                 f"medicine than the one asked about")
         limit = MAX_SENTENCES_KO if language == "ko" else MAX_SENTENCES
-        chosen = select(query_vector, pool, vectors, kind=kind, topic_terms=topic_terms,
-                        sources=min(len(documents), PASSAGES_USED), limit=limit,
-                        longest=LONGEST_KO if language == "ko" else LONGEST, query=query)
+        answering, aside = page_roles(documents[:PASSAGES_USED], kind)
+        if pool:
+            vectors = checker.vectors([e.text for e in pool])
+            chosen = select(query_vector, pool, vectors, kind=kind, topic_terms=topic_terms,
+                            sources=min(len(documents), PASSAGES_USED), limit=limit,
+                            longest=LONGEST_KO if language == "ko" else LONGEST, query=query,
+                            answering=answering, aside=aside)
     picked = [e for e, _ in chosen]
     verdicts = checker.check([e.text for e in picked], evidence)
     backed = [(e, s) for e, s in zip(picked, verdicts) if s.source is not None]
     topic = framing.focus_name(focus, language) if focus else framing.topic_name(slots, language)
+    if language == "ko" and KO_QUOTE_LETTERS:
+        backed = [(e, replace(s, text=shortened_quote(s.text, KO_QUOTE_LETTERS))) for e, s in backed]
     if language == "ko" and KO_MIN_HANGUL and len(backed) > 1:
         before = len(backed)
         backed = _within_korean_share(backed, frame_top, kind, topic, texts)
@@ -332,6 +430,25 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     sentences = [*frame_top, lead, *sourced, closing]
     return Composition(render_composition(frame_top, lead, sourced, closing, language), sentences, kind, query,
                        decisions)
+
+
+_CUT_POINTS = re.compile(r"; |, (?:and |or )?")
+
+
+def shortened_quote(text: str, letters: int) -> str:
+    """A long quote cut, with "…", at the last list item or clause that keeps it within
+    `letters` Latin letters (a Korean answer quotes the English evidence verbatim; its key
+    terms say the rest in Korean). A sentence that cannot be cut there stays whole."""
+    if sum(ch.isascii() and ch.isalpha() for ch in text) <= letters:
+        return text
+    cut = None
+    for match in _CUT_POINTS.finditer(text):
+        head = text[:match.start()]
+        if sum(ch.isascii() and ch.isalpha() for ch in head) > letters:
+            break
+        if len(_WORDS.findall(head)) >= KO_MIN_QUOTE_WORDS:
+            cut = match.start()
+    return f"{text[:cut].rstrip(' ;,:')} …" if cut else text
 
 
 def _within_korean_share(backed, frame_top, kind, topic, texts):

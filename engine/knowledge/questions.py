@@ -100,7 +100,7 @@ QTYPE_CUES: tuple[tuple[str, str], ...] = (
     ("causes", r"원인|왜\s*(?:생|걸|오|그런|이런|높|나)|때문인가|cause[sd]?\b|why (?:do|does|did|is|am)|reason"),
     ("symptoms", r"증상|징후|전조|symptoms?|signs?\b|feel like"),
     ("considerations", r"뭘\s*먹어야|뭐\s*먹어야|무엇을\s*먹어야|음식|식단|식이|대처|어떻게\s*해야|어떡해|what (?:should|do) i (?:eat|do)|what to do|diet\b|foods?\b"),
-    ("treatment", r"치료|낫게|고치|수술|약\s*(?:있|먹어야|꼭)|치료제|어떻게\s*관리|treat|therap|cure|medicine for|drugs? (?:to|for)|surgery|manage"),
+    ("treatment", r"치료|낫게|고치|수술|약\s*(?:있|먹어야|꼭)|치료제|어떻게\s*관리|없애|없앨|treat|therap|cure|medicine for|drugs? (?:to|for)|surgery|manage|get rid of"),
     ("information", r"뭐예요|뭐에요|뭔가요|무엇인가요|이란|란\s*뭐|what (?:is|are)\b"),
 )
 _CUE_PATTERNS = tuple((qtype, re.compile(cue, re.IGNORECASE)) for qtype, cue in QTYPE_CUES)

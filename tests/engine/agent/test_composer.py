@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 
 import pytest
 
@@ -36,9 +37,13 @@ CITED = re.compile(r"\[(\d)\]")
     ("대상포진 백신 맞아도 되나요? 부작용은요?", "side_effects"),
     ("설사를 하루에 열 번 해요. 어떻게 해야 하나요?", "what_to_do"),  # a count, not a dose
     ("타이레놀 하루에 몇 알까지 먹어도 돼요?", "dosage"),
+    ("My child was diagnosed with croup. What are the symptoms?", "symptoms"),  # the sentence that asks
+    ("아이 머리에 이가 생겼어요. 머릿니 어떻게 없애요?", "treatment"),
+    ("How do you get rid of head lice?", "treatment"),
+    ("노로바이러스 장염 안 걸리려면 어떻게 해요?", "prevention"),
 ])
 def test_question_kind(question, kind):
-    assert question_kind(question) == kind
+    assert question_kind(asked_part(question)) == kind
 
 
 def test_english_answer_is_three_to_six_cited_source_sentences(minilm):
@@ -165,3 +170,75 @@ def test_a_restatement_from_another_source_is_not_quoted_twice(minilm):
     assert "Other signs of anemia include: Shortness of breath; Dizziness; Headache; Pale skin." in sourced
     assert not any(s.startswith("Anemia can also cause") for s in sourced)
     assert not any("Warning Signs" in s for s in sourced)
+
+
+AMLODIPINE = Passage("amlodipine-side", "Amlodipine may cause side effects. Tell your doctor if any of these symptoms "
+                     "are severe or do not go away: headache; dizziness; swelling of the ankles.",
+                     title="What are the side effects or risks of Amlodipine ?")
+WARFARIN = Passage("warfarin-side", "Warfarin may cause serious bleeding. Aspirin and warfarin taken together raise "
+                   "the risk of bleeding. Call your doctor if you notice unusual bruising.",
+                   title="What are the side effects or risks of Warfarin ?")
+
+
+def test_a_medicine_answer_quotes_no_other_medicine(minilm, clinical_pack):
+    from engine.agent.writer import concept_reader
+    from engine.clinical import extract
+
+    checker = SupportChecker(minilm, concept_reader(SimpleNamespace(clinical=SimpleNamespace(extract=extract))))
+    question = "What are the side effects of aspirin?"
+    composition = compose(question=question, language="en", slots=extract(question),
+                          documents=[AMLODIPINE, WARFARIN], checker=checker)
+    sourced = [s for s in composition.sentences if s.kind == "sourced"]
+    assert sourced and all("spirin" in s.text for s in sourced)  # only what names aspirin
+    assert "Amlodipine" not in composition.text
+    assert any("another medicine" in d for d in composition.decisions)
+
+
+def test_a_condition_answer_may_quote_a_broader_page(minilm, clinical_pack):
+    from engine.agent.writer import concept_reader
+    from engine.clinical import extract
+
+    strep = Passage("strep", "Antibiotics are used to treat strep infections. Strep is short for Streptococcus, "
+                    "a type of bacteria.", title="What is (are) Streptococcal Infections ?")
+    question = "How is strep throat treated?"
+    composition = compose(question=question, language="en", slots=extract(question), documents=[strep],
+                          checker=SupportChecker(minilm, concept_reader(SimpleNamespace(
+                              clinical=SimpleNamespace(extract=extract)))))
+    assert "Antibiotics are used to treat strep infections. [1]" in composition.text
+
+
+def test_the_page_that_answers_the_asked_kind_is_preferred(minilm):
+    treatments = Passage("asthma-tx", "Asthma is treated with two kinds of medicines: long-term control medicines "
+                         "such as inhaled corticosteroids, and quick-relief inhalers.",
+                         title="What are the treatments for Asthma ?")
+    research = Passage("asthma-research", "Researchers are studying how asthma treatment could be improved for "
+                       "children and adults.", title="what research (or clinical trials) is being done for Asthma ?")
+    from engine.agent.composer import candidates, page_roles, select
+    from engine.agent.support import evidence_from
+
+    documents = [research, treatments]
+    answering, aside = page_roles(documents, "treatment")
+    assert (answering, aside) == ({2}, {1})
+    checker = SupportChecker(minilm)
+    pool = candidates(evidence_from(documents))
+    query = "How is asthma treated?"
+    common = dict(kind="treatment", topic_terms=["asthma"], sources=2, limit=1, query=query)
+    vectors, query_vector = checker.vectors([e.text for e in pool]), checker.vectors([query])[0]
+    (first, _), = select(query_vector, pool, vectors, answering=answering, aside=aside, **common)
+    assert first.source == 2
+    aware = {e.source: r for e, r in select(query_vector, pool, vectors, answering=answering, aside=aside,
+                                            **{**common, "limit": 2})}
+    plain = {e.source: r for e, r in select(query_vector, pool, vectors, **{**common, "limit": 2})}
+    assert aware[2] > plain[2] and aware[1] < plain[1]  # the answering page up, the aside down
+
+
+def test_a_long_korean_quote_ends_at_a_list_item_never_mid_clause():
+    from engine.agent.composer import shortened_quote
+
+    text = ("Symptoms of a calcium carbonate overdose include: abdominal pain; bone pain; coma; confusion; "
+            "constipation; depression; diarrhea; headache; irregular heartbeat.")
+    short = shortened_quote(text, 80)
+    assert short.endswith(" …") and text.startswith(short[:-2]) and short[:-2].endswith("confusion")
+    assert shortened_quote(text, 400) == text
+    unbreakable = "A" * 30 + " sentence without any list or clause boundary at all in it that is long enough."
+    assert shortened_quote(unbreakable, 20) == unbreakable
