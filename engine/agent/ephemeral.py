@@ -11,6 +11,7 @@ import hashlib
 import json
 
 from engine.clinical.slot_model import SLOT_LISTS, SUMMARY_SLOTS, empty_slots
+from engine.memory.summary import demographics_line
 
 LABELS = {
     "en": {"allergies": "Allergies", "conditions": "Conditions", "medications": "Medications",
@@ -50,8 +51,9 @@ class EphemeralMemory:
             items = [item_label(i) for i in self._profile[slot] if item_label(i)]
             if items:
                 lines.append(f"{labels[slot]}: {', '.join(items)}")
-            if slot == "allergies" and demo:
-                lines.append(f"{labels['demographics']}: " + ", ".join(f"{k} {v}" for k, v in demo.items()))
+            patient = demographics_line(demo, language) if slot == "allergies" else ""
+            if patient:
+                lines.append(f"{labels['demographics']}: {patient}")
         return "\n".join(lines)
 
     def update_profile(self, slots: dict, text: str) -> list[dict]:

@@ -30,6 +30,10 @@ LABELS = {
         "pregnant": "pregnant",
         "male": "male",
         "female": "female",
+        "infant": "infant",
+        "child": "child",
+        "adolescent": "adolescent",
+        "older_adult": "older adult",
     },
     "ko": {
         "allergies": "알레르기",
@@ -47,6 +51,10 @@ LABELS = {
         "pregnant": "임신 중",
         "male": "남성",
         "female": "여성",
+        "infant": "영아",
+        "child": "소아",
+        "adolescent": "청소년",
+        "older_adult": "노인",
     },
 }
 
@@ -92,7 +100,7 @@ def render_summary(profile: dict, language: str = "en") -> str:
     if contraindications:
         text = ", ".join(describe(e, "contraindications", language) for e in contraindications)
         lines.append(f"{labels['contraindications']}: {text}")
-    patient = _demographics(profile.get("demographics", {}), language)
+    patient = demographics_line(profile.get("demographics", {}), language)
     if patient:
         lines.append(f"{labels['patient']}: {patient}")
     for slot in SUMMARY_SLOTS:
@@ -168,9 +176,11 @@ def _latest_per_type(entries: list[dict]) -> list[dict]:
     return latest
 
 
-def _demographics(demo: dict, language: str) -> str:
+def demographics_line(demo: dict, language: str) -> str:
+    """Age (or age group), sex and pregnancy in words of `language` ("소아 남성, 임신 중")."""
     labels = LABELS.get(language, LABELS["en"])
     age, group, gender = demo.get("age"), demo.get("age_group"), demo.get("gender")
+    group = labels.get(group, group) if group else group
     parts = []
     gender_word = labels.get(gender, gender) if gender else None
     if language == "ko":
