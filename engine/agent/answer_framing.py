@@ -54,6 +54,8 @@ TEXTS = {
                       "check it with a clinician who knows the patient.",
         "nothing": "The knowledge base has no passage that answers this question well enough to quote, "
                    "so no answer is given; ask a clinician or rephrase the question.",
+        "no_medicine_page": "The knowledge base has nothing about {name} to quote, so no answer is given; "
+                            "ask a pharmacist or the prescriber about {name}.",
         "key_terms": "",
         "how_to_read": "",
         "weak": "Some sentences were left out because no source supported them.",
@@ -65,6 +67,8 @@ TEXTS = {
                       "환자를 아는 의사나 약사와 꼭 상의하세요.",
         "nothing": "지식 베이스에서 이 질문에 인용할 만한 근거 문장을 찾지 못해 답변을 드리지 않습니다. "
                    "의사와 상의하시거나 질문을 바꿔 다시 물어봐 주세요.",
+        "no_medicine_page": "지식 베이스에 {name}에 관해 인용할 내용이 없어 답변을 드리지 않습니다. "
+                            "{name}에 대해서는 약사나 처방한 의사에게 물어봐 주세요.",
         "key_terms": "핵심어",
         "how_to_read": "아래 근거는 영어 출처의 원문 그대로이며, 각 문장 앞에 그 문장이 다루는 주제와 핵심어를 한국어로 적었습니다.",
         "weak": "출처로 뒷받침되지 않는 문장은 뺐습니다.",

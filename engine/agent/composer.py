@@ -389,6 +389,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
         decisions.append(f"compose: a long message; sentences scored against its focus ({len(focus)} concepts) "
                          f"and question kind")
     chosen: list[tuple[Evidence, float]] = []
+    no_medicine_page = False
     if pool and checker.embedder is not None:
         query_vector = checker.vectors([query])[0]
         # A long message's other concepts (history, other medicines) are not its topic.
@@ -401,6 +402,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
             if left_out:
                 decisions.append(f"compose: {left_out} sentences left out: they and their passage name another "
                                  f"medicine than the one asked about")
+                no_medicine_page = not pool
         limit = MAX_SENTENCES_KO if language == "ko" else MAX_SENTENCES
         answering, aside = page_roles(documents[:PASSAGES_USED], kind)
         if pool:
@@ -423,7 +425,12 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
                              f"stays at least {KO_MIN_HANGUL:.0%} Korean")
     order = {id(e): i for i, e in enumerate(reading_order([e for e, _ in backed], kind))}
     sourced = [s for e, s in sorted(backed, key=lambda pair: order[id(pair[0])])]
-    lead_text = framing.lead(kind, topic, language) if sourced else texts["nothing"]
+    if sourced:
+        lead_text = framing.lead(kind, topic, language)
+    elif no_medicine_page and topic:
+        lead_text = texts["no_medicine_page"].format(name=topic)
+    else:
+        lead_text = texts["nothing"]
     lead = Support(lead_text, kind=NOTICE)
     closing = Support(texts["disclaimer"], kind=NOTICE)
     decisions.append(f"compose: {len(sourced)} sentences selected (MMR λ={MMR_LAMBDA})")

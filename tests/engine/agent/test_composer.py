@@ -194,6 +194,22 @@ def test_a_medicine_answer_quotes_no_other_medicine(minilm, clinical_pack):
     assert any("another medicine" in d for d in composition.decisions)
 
 
+@pytest.mark.parametrize("question, language, notice", [
+    ("Does cetirizine have side effects?", "en", "The knowledge base has nothing about cetirizine to quote"),
+    ("세티리진 부작용이 있나요?", "ko", "지식 베이스에 세티리진에 관해 인용할 내용이 없어"),
+])
+def test_a_medicine_without_a_page_is_named_in_the_refusal(minilm, clinical_pack, question, language, notice):
+    from engine.agent.writer import concept_reader
+    from engine.clinical import extract
+
+    checker = SupportChecker(minilm, concept_reader(SimpleNamespace(clinical=SimpleNamespace(extract=extract))))
+    composition = compose(question=question, language=language, slots=extract(question),
+                          documents=[AMLODIPINE], checker=checker)
+    assert not [s for s in composition.sentences if s.kind == "sourced"]
+    assert composition.text.startswith(notice)
+    assert "Amlodipine" not in composition.text
+
+
 def test_a_condition_answer_may_quote_a_broader_page(minilm, clinical_pack):
     from engine.agent.writer import concept_reader
     from engine.clinical import extract
