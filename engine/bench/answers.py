@@ -19,7 +19,7 @@ Per mode:
 - `hangul_share_ko`: Hangul syllables / (Hangul + Latin letters) of the Korean answers;
 - `p50_ms`, `p95_ms` (whole turn), with the first answer of a mode (cold) apart.
 Without `--set`: the team's sets (resources/eval/answers: `dev` and `dev2` looked at while building,
-`heldout` and `heldout2` not; reported apart) and LiveQA-Med 2017 questions answered with each
+`heldout`, `heldout2` and `heldout3` not; reported apart) and LiveQA-Med 2017 questions answered with each
 question's own judged answers removed from the search results (leave-question-out),
 scored by ROUGE-L F1 and embedding cosine against its best-graded judged answers.
 """
@@ -38,7 +38,7 @@ from pathlib import Path
 from engine.paths import resources_dir, shared_data_dir
 
 MODES = ("llm", "agent", "composer", "composer+model")
-SETS = ("dev", "dev2", "heldout", "heldout2")
+SETS = ("dev", "dev2", "heldout", "heldout2", "heldout3")
 SOURCE_CHECK_K = 5
 HANGUL = ("\uac00", "\ud7a3")
 
