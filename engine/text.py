@@ -293,14 +293,39 @@ _ANSWER_SENTENCE_END = re.compile(r"(?<=[.!?。])\s+|\n+|(?<=[다요죠까])\s+(
 _DOCUMENT_SENTENCE_END = re.compile(r"(?<=[.!?。])\s+|\n\s*\n|\n(?=\s*[-*•]\s)")
 
 
+# A full stop after an abbreviation ("the U.S. Food and Drug Administration", "e.g. ibuprofen")
+# or before a lowercase word ends no sentence; cut there, a passage's sentence turned into two
+# fragments that each said something else.
+_ABBREVIATION = re.compile(r"(?:\b(?:U\.S|U\.K|e\.g|i\.e|Dr|Mr|Mrs|Ms|St|vs|approx|al|Jr|Sr|Inc|Ltd|Ph\.D|M\.D))\.$")
+
+
+def _split(text: str, boundary: re.Pattern) -> list[str]:
+    parts, start = [], 0
+    for match in boundary.finditer(text):
+        before, after = text[start:match.start()], text[match.end():match.end() + 1]
+        inside = "\n" not in match.group() and before.endswith(".")
+        if inside and (_ABBREVIATION.search(before) or after.islower()):
+            continue
+        parts.append(before)
+        start = match.end()
+    parts.append(text[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
 def split_answer_sentences(text: str) -> list[str]:
     """Sentences of a message, answer or quoted passage: every line break, and a Korean ending, ends one."""
-    parts = (p.strip() for p in _ANSWER_SENTENCE_END.split(text))
-    return [p for p in parts if p]
+    return _split(text, _ANSWER_SENTENCE_END)
+
+
+def split_passage_sentences(text: str) -> list[str]:
+    """Sentences of a passage to quote or check against: a line break inside a paragraph does
+    not end one, a list item does."""
+    return _split(text, _DOCUMENT_SENTENCE_END)
 
 
 def split_document_sentences(text: str) -> list[str]:
-    """Sentences of a document to chunk: a line break inside a paragraph does not end one, a list item does."""
+    """Sentences of a document to chunk, cut at every full stop: the chunk boundaries are the
+    index's (engine.knowledge.store.CHUNKING_VERSION), so they change only with it."""
     parts = (p.strip() for p in _DOCUMENT_SENTENCE_END.split(text))
     return [p for p in parts if p]
 

@@ -126,6 +126,10 @@ _PRONOUN_SUBJECT = re.compile(r"^(?:(?:however|but|also|and|so|in addition|there
 # "These are warning signs of a stroke: sudden numbness ...; ..." says what it lists.
 _ANNOUNCED_LIST = re.compile(r"^(?:these|they|the following)\s+(?:are|include)\b[^:]{0,80}:\s*\S", re.I)
 _JUNK = re.compile(r"https?://|www\.|\b1-800\b|^(see|source|for more|learn more|read more|call \d)", re.I)
+# A sentence about the page, not the topic: "Diagnosis Here is how these anxiety disorders are
+# diagnosed.", "This fact sheet describes ...", "The information below ...".
+_ABOUT_THE_PAGE = re.compile(r"(?:^|^\w+ )(?:here (?:is|are)\b|this (?:page|section|fact sheet|summary|topic|booklet)\b"
+                             r"|the (?:information|sections?|list) below\b|(?:listed|described) below\b)", re.I)
 _WORDS = re.compile(r"[A-Za-z][A-Za-z'\-]*")
 
 
@@ -220,7 +224,7 @@ def candidates(evidence: Sequence[Evidence]) -> list[Evidence]:
     for item in evidence:
         text = item.text.strip()
         key = text.lower()
-        if key in seen or text.endswith("?") or _JUNK.search(text) or has_hangul(text):
+        if key in seen or text.endswith("?") or _JUNK.search(text) or _ABOUT_THE_PAGE.search(text) or has_hangul(text):
             continue
         if text.isupper() or not text.rstrip().endswith((".", "!", ")", '"')):
             continue

@@ -29,7 +29,7 @@ from engine.text import (
     medical_words,
     numbers,
     split_answer_sentences,
-    split_document_sentences,
+    split_passage_sentences,
     tokenize,
 )
 
@@ -101,7 +101,7 @@ def passage_units(text: str) -> list[str]:
     one sentence ("Symptoms include: thirst; frequent urination."), since the items alone say
     nothing and the lead-in alone says less."""
     units: list[str] = []
-    for block in split_document_sentences(text):
+    for block in split_passage_sentences(text):
         pieces = [" ".join(p.split()) for p in _INLINE_BULLET.split(block)]
         starts_with_item = bool(_INLINE_BULLET.match(block))
         pieces = [p for p in pieces if p]
@@ -123,7 +123,7 @@ def passage_units(text: str) -> list[str]:
             head = without_heading(_LINK_TEXT.sub("", head)) or head
             units.append(f"{head.rstrip(':')}: {'; '.join(items)}.")
             continue
-        units.extend(u for piece in split_document_sentences(head) for u in _restored(piece))
+        units.extend(u for piece in split_passage_sentences(head) for u in _restored(piece))
         units.extend(i if i.endswith((".", "!", "?")) else f"{i}." for i in items)
     return [u for u in units if len(u) > 1]
 

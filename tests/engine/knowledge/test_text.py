@@ -1,5 +1,5 @@
 from engine.knowledge.chunking import chunk_text, default_counter
-from engine.text import porter_stem, split_document_sentences, tokenize
+from engine.text import porter_stem, split_answer_sentences, split_document_sentences, split_passage_sentences, tokenize
 
 
 def test_english_is_lowercased_stemmed_and_stopwords_dropped():
@@ -28,6 +28,17 @@ def test_mixed_korean_english_in_one_sentence():
 def test_sentences_split_on_punctuation_and_list_items():
     text = "First sentence. Second one? Third!\n- item one\n- item two"
     assert split_document_sentences(text) == ["First sentence.", "Second one?", "Third!", "- item one", "- item two"]
+
+
+def test_an_abbreviation_or_a_lowercase_word_after_a_full_stop_ends_no_quoted_sentence():
+    text = ("Permethrin is approved by the U.S. Food and Drug Administration for head lice. Use a comb, e.g. a "
+            "nit comb. It costs approx. 5 dollars.\n\nNew paragraph. next line")
+    assert split_passage_sentences(text) == [
+        "Permethrin is approved by the U.S. Food and Drug Administration for head lice.", "Use a comb, e.g. a nit comb.",
+        "It costs approx. 5 dollars.", "New paragraph. next line"]
+    assert split_answer_sentences("Ask Dr. Kim today. 열이 나요 기침도 해요") == ["Ask Dr. Kim today.", "열이 나요", "기침도 해요"]
+    # Chunk boundaries are the index's: they stay cut at every full stop.
+    assert split_document_sentences("By the U.S. Food and Drug Administration.") == ["By the U.S.", "Food and Drug Administration."]
 
 
 def test_chunks_respect_the_limit_on_sentence_boundaries_and_are_balanced():
