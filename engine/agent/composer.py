@@ -36,7 +36,7 @@ from engine.agent import answer_framing as framing
 from engine.agent.support import ALERT, NOTICE, PROFILE, Evidence, Support, SupportChecker, evidence_from
 from engine.clinical.slot_model import NAMING_SLOTS, TOPIC_SLOTS
 from engine.knowledge.questions import title_facets
-from engine.text import has_hangul, medical_words, split_answer_sentences, tokenize
+from engine.text import has_hangul, is_negated, medical_words, split_answer_sentences, tokenize
 
 MIN_SENTENCES, MAX_SENTENCES, MAX_SENTENCES_KO = 3, 6, 6
 LONGEST, LONGEST_KO = 45, 28  # words: a longer sentence is penalised (a Korean answer prefers short quotes)
@@ -449,15 +449,17 @@ _CUT_POINTS = re.compile(r"; |, (?:and |or )?")
 def shortened_quote(text: str, letters: int) -> str:
     """A long quote cut, with "…", at the last list item or clause that keeps it within
     `letters` Latin letters (a Korean answer quotes the English evidence verbatim; its key
-    terms say the rest in Korean). A sentence that cannot be cut there stays whole."""
+    terms say the rest in Korean). A sentence that cannot be cut there stays whole, and so does
+    one whose negation the cut would drop."""
     if sum(ch.isascii() and ch.isalpha() for ch in text) <= letters:
         return text
-    cut = None
+    cut, negated = None, is_negated(text)
     for match in _CUT_POINTS.finditer(text):
         head = text[:match.start()]
         if sum(ch.isascii() and ch.isalpha() for ch in head) > letters:
             break
-        if len(_WORDS.findall(head)) >= KO_MIN_QUOTE_WORDS:
+        # A cut that leaves a "not" behind would quote the sentence saying something else.
+        if len(_WORDS.findall(head)) >= KO_MIN_QUOTE_WORDS and is_negated(head) == negated:
             cut = match.start()
     return f"{text[:cut].rstrip(' ;,:')} …" if cut else text
 

@@ -260,3 +260,15 @@ def test_a_long_korean_quote_ends_at_a_list_item_never_mid_clause():
     assert shortened_quote(text, 400) == text
     unbreakable = "A" * 30 + " sentence without any list or clause boundary at all in it that is long enough."
     assert shortened_quote(unbreakable, 20) == unbreakable
+
+
+def test_a_shortened_quote_keeps_the_negation_of_its_sentence():
+    from engine.agent.composer import shortened_quote
+    from engine.agent.support import Evidence, SupportChecker
+
+    text = ("You can give your child acetaminophen for the fever, plenty of fluids and rest, a cool cloth on the "
+            "forehead, and light clothing, but do not give aspirin to a child or a teenager.")
+    short = shortened_quote(text, 60)
+    assert short == text  # every cut point would drop the "do not"
+    checker = SupportChecker(None)
+    assert checker.check([short], [Evidence(1, text, 0)])[0].source == 1
