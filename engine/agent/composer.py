@@ -35,6 +35,7 @@ import numpy as np
 from engine.agent import answer_framing as framing
 from engine.agent.support import ALERT, NOTICE, PROFILE, Evidence, Support, SupportChecker, evidence_from
 from engine.clinical.slot_model import NAMING_SLOTS, TOPIC_SLOTS
+from engine.knowledge.corpus import title_question
 from engine.knowledge.questions import title_facets
 from engine.text import has_hangul, is_negated, medical_words, split_answer_sentences, tokenize
 
@@ -266,7 +267,7 @@ def question_topic(focus: Sequence[str], slots: dict, concepts) -> Topic:
 def is_on_topic(item: Evidence, documents: Sequence, topic: Topic, concepts) -> bool:
     """The sentence names what the question is about, or its passage's question does."""
     doc = documents[item.source - 1] if 0 < item.source <= len(documents) else None
-    title = (getattr(doc, "title", "") or "").partition(" (Also called:")[0]
+    title = title_question(getattr(doc, "title", "") or "")
     return topic.named_in(title, concepts) or topic.named_in(item.text, concepts)
 
 
@@ -451,12 +452,12 @@ def shortened_quote(text: str, letters: int) -> str:
     `letters` Latin letters (a Korean answer quotes the English evidence verbatim; its key
     terms say the rest in Korean). A sentence that cannot be cut there stays whole, and so does
     one whose negation the cut would drop."""
-    if sum(ch.isascii() and ch.isalpha() for ch in text) <= letters:
+    if framing.latin_letters(text) <= letters:
         return text
     cut, negated = None, is_negated(text)
     for match in _CUT_POINTS.finditer(text):
         head = text[:match.start()]
-        if sum(ch.isascii() and ch.isalpha() for ch in head) > letters:
+        if framing.latin_letters(head) > letters:
             break
         # A cut that leaves a "not" behind would quote the sentence saying something else.
         if len(_WORDS.findall(head)) >= KO_MIN_QUOTE_WORDS and is_negated(head) == negated:

@@ -68,12 +68,22 @@ def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip().lower()
 
 
+# A MedQuAD document's title is its question, then its focus's other names:
+# "What is (are) Croup ? (Also called: Spasmodic croup; Viral croup)".
+ALSO_CALLED = " (Also called:"
+
+
 def _medquad_title(record: dict) -> str:
     title = record["question"].strip()
     synonyms = [s for s in record.get("synonyms") or [] if s]
     if synonyms:
-        title += f" (Also called: {'; '.join(synonyms)})"
+        title += f"{ALSO_CALLED} {'; '.join(synonyms)})"
     return title
+
+
+def title_question(title: str) -> str:
+    """A title without its "(Also called: …)" part: the document's question."""
+    return title.partition(ALSO_CALLED)[0]
 
 
 def _parse_judged(text: str) -> tuple[str, str, str]:
@@ -91,7 +101,7 @@ def _parse_judged(text: str) -> tuple[str, str, str]:
 
 
 def _dedupe_key(title: str, answer: str) -> str:
-    question = title.split(" (Also called:")[0]
+    question = title_question(title)
     return _norm(answer)[:200] + "|" + _norm(question)[:40]
 
 

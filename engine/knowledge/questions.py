@@ -16,6 +16,8 @@ import threading
 from typing import Sequence
 from dataclasses import dataclass
 
+from engine.knowledge.corpus import ALSO_CALLED
+
 # (MedQuAD qtype, title template with the focus as group 1), most specific first.
 TITLE_TEMPLATES: tuple[tuple[str, str], ...] = (
     ("symptoms", r"what are the symptoms of (.+)"),
@@ -116,7 +118,7 @@ def focus_key(text: str) -> str:
 
 def title_facets(title: str) -> tuple[str, str | None, list[str]]:
     """(focus key, qtype or None, also-called keys) of a knowledge-base title."""
-    question, _, also = title.partition(" (Also called:")
+    question, _, also = title.partition(ALSO_CALLED)
     question = question.strip()
     aliases = [focus_key(a) for a in also.rstrip(")").split(";") if a.strip()] if also else []
     for qtype, pattern in _TITLE_PATTERNS:
