@@ -128,9 +128,11 @@ _PRONOUN_SUBJECT = re.compile(r"^(?:(?:however|but|also|and|so|in addition|there
 _ANNOUNCED_LIST = re.compile(r"^(?:these|they|the following)\s+(?:are|include)\b[^:]{0,80}:\s*\S", re.I)
 _JUNK = re.compile(r"https?://|www\.|\b1-800\b|^(see|source|for more|learn more|read more|call \d)", re.I)
 # A sentence about the page, not the topic: "Diagnosis Here is how these anxiety disorders are
-# diagnosed.", "This fact sheet describes ...", "The information below ...".
+# diagnosed.", "This fact sheet describes ...", "The information below ...", "(Watch the video to
+# learn more about glaucoma.".
 _ABOUT_THE_PAGE = re.compile(r"(?:^|^\w+ )(?:here (?:is|are)\b|this (?:page|section|fact sheet|summary|topic|booklet)\b"
-                             r"|the (?:information|sections?|list) below\b|(?:listed|described) below\b)", re.I)
+                             r"|the (?:information|sections?|list) below\b|(?:listed|described) below\b)"
+                             r"|^\(?(?:watch|view|see|play) (?:the|this|a) (?:video|animation|slide|figure|picture)", re.I)
 _WORDS = re.compile(r"[A-Za-z][A-Za-z'\-]*")
 
 

@@ -272,3 +272,15 @@ def test_a_shortened_quote_keeps_the_negation_of_its_sentence():
     assert short == text  # every cut point would drop the "do not"
     checker = SupportChecker(None)
     assert checker.check([short], [Evidence(1, text, 0)])[0].source == 1
+
+
+def test_a_sentence_about_the_page_is_not_quoted():
+    from engine.agent.composer import candidates
+    from engine.agent.support import Evidence
+
+    texts = ["The most common form of the disease is open-angle glaucoma.",
+             "(Watch the video to learn more about glaucoma.",
+             "Diagnosis Here is how these anxiety disorders are diagnosed.",
+             "Medications for glaucoma (eye drops or pills) lower eye pressure."]
+    kept = [e.text for e in candidates([Evidence(1, t, i) for i, t in enumerate(texts)])]
+    assert kept == [texts[0], texts[3]]
