@@ -17,6 +17,7 @@ from engine.agent.cache import ResponseCache
 from engine.agent.ephemeral import EphemeralMemory
 from engine.agent.meter import MeteredLLM
 from engine.agent.pipeline import run_turn
+from engine.agent.runtime_env import release_freed_memory
 from engine.agent.services import AgentServices
 from engine.agent.tokens import TokenManager, plan_budget
 from engine.cancel import CancelToken
@@ -80,11 +81,15 @@ class TurnsManager:
         self._cancel.cancel()
 
     def _with_route(self, events: Iterator[Event]) -> Iterator[Event]:
-        """The turn's events; with a model server configured, the result's trace says who answered."""
-        for event in events:
-            if isinstance(event, Done) and self._container.settings.remote.enabled:
-                event.result["trace"]["answered_by"] = self._models.answered_by("generate")
-            yield event
+        """The turn's events; with a model server configured, the result's trace says who answered.
+        When the turn ends (done, failed or abandoned) the memory it freed goes back to the system."""
+        try:
+            for event in events:
+                if isinstance(event, Done) and self._container.settings.remote.enabled:
+                    event.result["trace"]["answered_by"] = self._models.answered_by("generate")
+                yield event
+        finally:
+            release_freed_memory()
 
     def services(self, memory, settings: Settings | None = None, *,
                  llm_unavailable: ModelUnavailable | None = None) -> AgentServices:

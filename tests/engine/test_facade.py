@@ -120,6 +120,19 @@ def test_scratch_conversation_without_a_vault(tmp_path):
         list(engine.ask("   "))
 
 
+def test_the_memory_a_turn_freed_goes_back_when_it_ends_or_is_abandoned(tmp_path, monkeypatch):
+    released = []
+    monkeypatch.setattr("engine.managers.turns.release_freed_memory", lambda: released.append(True))
+    engine = make_engine(tmp_path, FakeLLM(["Diet and metformin [1].", "Rest."]))
+    ask(engine, "How is diabetes treated?")
+    assert released == [True]
+    events = engine.ask("What is asthma?")
+    while not isinstance(next(events), NodeStarted):
+        pass
+    events.close()
+    assert released == [True, True]
+
+
 def test_llm_mode_through_the_facade(tmp_path):
     engine = make_engine(tmp_path, FakeLLM(["Plain."]))
     _events, result = ask(engine, "What is asthma?", mode="llm")
