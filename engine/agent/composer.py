@@ -118,6 +118,13 @@ _FACET_CUES: dict[str, re.Pattern] = {
     "what_to_do": re.compile(r"\bcall\b|\bsee (a|your) (doctor|health)|\bseek\b|\bemergency\b|\bright away\b|\b911\b"
                              r"|\bhealth care provider\b|\bshould\b|\bremove\b|\bdrink\b|\brest\b", re.I),
 }
+# The kinds of question asked about a medicine (its nausea is a side effect, a disease's a symptom).
+MEDICINE_KINDS = frozenset({"side_effects", "dosage", "interaction"})
+_PURPOSE_VERBS = {"treatment": ("treat", "relieve", "ease", "soothe", "manage"),
+                  "prevention": ("prevent", "avoid"), "diagnosis": ("diagnose",)}
+_PURPOSE = re.compile(r"^(?:to|in order to)\s+(" + "|".join(v for vs in _PURPOSE_VERBS.values() for v in vs) + r")\b",
+                      re.I)
+_SIDE_EFFECTS_NAMED = re.compile(r"\bside effects?\b|\badverse\b", re.I)
 # A sentence whose subject is a bare pronoun says something about whatever its passage
 # spoke of before ("However, it is caused by calcium phosphate" is about pseudogout):
 # out of its context it can state a wrong fact, so it is never quoted alone.
@@ -129,10 +136,22 @@ _ANNOUNCED_LIST = re.compile(r"^(?:these|they|the following)\s+(?:are|include)\b
 _JUNK = re.compile(r"https?://|www\.|\b1-800\b|^(see|source|for more|learn more|read more|call \d)", re.I)
 # A sentence about the page, not the topic: "Diagnosis Here is how these anxiety disorders are
 # diagnosed.", "This fact sheet describes ...", "The information below ...", "(Watch the video to
-# learn more about glaucoma.".
+# learn more about glaucoma.", "More information about ... is provided in the NIDDK health topic, ...".
 _ABOUT_THE_PAGE = re.compile(r"(?:^|^\w+ )(?:here (?:is|are)\b|this (?:page|section|fact sheet|summary|topic|booklet)\b"
                              r"|the (?:information|sections?|list) below\b|(?:listed|described) below\b)"
-                             r"|^\(?(?:watch|view|see|play) (?:the|this|a) (?:video|animation|slide|figure|picture)", re.I)
+                             r"|^\(?(?:watch|view|see|play) (?:the|this|a) (?:video|animation|slide|figure|picture)"
+                             r"|^more information (?:about|on)\b.*\b(?:is|are|can be) (?:provided|available|found)\b", re.I)
+# The rare-disease pages' symptom tables (a list of phenotype terms with frequencies) and the
+# notes around them read as one run-on sentence of terms, not a statement.
+_SYMPTOM_TABLE = re.compile(r"approximate number of patients|human phenotype ontology|\borphanet\b"
+                            r"|medical dictionary to look up|frequency of a sign or symptom|\bthe table below\b", re.I)
+# A note on who funds research ("The NINDS supports a broad range of research on neural tube
+# defects ...") tells a clinic nothing about the patient's question.
+_RESEARCH_NOTE = re.compile(r"\b(?:supports?|conducts?|funds?|sponsors?)\b(?:[\s,]+[\w-]+){0,6}[\s,]+research\b", re.I)
+# An announcement whose list did not follow it says nothing: "There are many things you can do to
+# prevent constipation." (with its list joined, "...: eat more fiber; ..." is kept).
+_EMPTY_ANNOUNCEMENT = re.compile(r"^there (?:are|is) (?:many|several|some|a few|a number of) (?:things|ways|steps)"
+                                 r" (?:you|people|that you) can (?:do|take)\b[^:;]*\.$", re.I)
 _WORDS = re.compile(r"[A-Za-z][A-Za-z'\-]*")
 
 
@@ -205,9 +224,20 @@ def english_query(question: str, slots: dict, kind: str, focus: Sequence[str] = 
     return _PHRASING[kind].format(f=focus_text) if focus_text else question
 
 
-def facet(sentence: str) -> str:
+def facet(sentence: str, kind: str = "", medicine: bool = False) -> str:
+    """What the sentence is about, as the Korean answer labels it and the reading order sorts it.
+    A sentence that opens with its purpose ("To treat a spider bite: wash ...") is about that; one
+    that fits the asked kind is about the asked kind ("Gallstones can cause sudden pain" answers
+    "what are the symptoms?"); nausea or a rash are side effects only of a medicine."""
+    opening = _PURPOSE.match(sentence)
+    if opening:
+        return next(name for name, verbs in _PURPOSE_VERBS.items() if opening.group(1).lower() in verbs)
+    if kind in _FACET_CUES and _FACET_CUES[kind].search(sentence):
+        return kind
     for name in READING_ORDER[:-1]:
         if _FACET_CUES[name].search(sentence):
+            if name == "side_effects" and not medicine and not _SIDE_EFFECTS_NAMED.search(sentence):
+                return "symptoms"
             return name
     return "other"
 
@@ -227,7 +257,9 @@ def candidates(evidence: Sequence[Evidence]) -> list[Evidence]:
     for item in evidence:
         text = item.text.strip()
         key = text.lower()
-        if key in seen or text.endswith("?") or _JUNK.search(text) or _ABOUT_THE_PAGE.search(text) or has_hangul(text):
+        if (key in seen or text.endswith("?") or _JUNK.search(text) or _ABOUT_THE_PAGE.search(text)
+                or _EMPTY_ANNOUNCEMENT.match(text) or _SYMPTOM_TABLE.search(text) or _RESEARCH_NOTE.search(text)
+                or has_hangul(text)):
             continue
         if text.isupper() or not text.rstrip().endswith((".", "!", ")", '"')):
             continue
@@ -345,13 +377,13 @@ def _overlap(a: set, b: set) -> float:
     return len(a & b) / min(len(a), len(b)) if a and b else 0.0
 
 
-def reading_order(selected: Sequence[Evidence], kind: str) -> list[Evidence]:
+def reading_order(selected: Sequence[Evidence], kind: str, medicine: bool = False) -> list[Evidence]:
     """The asked kind's sentences first (a definition question starts with what it is), then
     the other facets in reading order; passage rank and position inside a facet."""
     order = {name: i for i, name in enumerate(READING_ORDER)}
 
     def key(item: Evidence):
-        name = facet(item.text)
+        name = facet(item.text, kind, medicine)
         return (0 if name == kind else 1, order[name], item.source, item.position)
 
     return sorted(selected, key=key)
@@ -397,6 +429,8 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
                          f"and question kind")
     chosen: list[tuple[Evidence, float]] = []
     no_medicine_page = False
+    asked = question_topic(focus, slots, checker.concepts) if checker.concepts is not None else Topic()
+    medicine = asked.medicine or kind in MEDICINE_KINDS
     if pool and checker.embedder is not None:
         query_vector = checker.vectors([query])[0]
         # A long message's other concepts (history, other medicines) are not its topic.
@@ -404,8 +438,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
             i.get("name", "").lower() for key in TOPIC_SLOTS
             for i in (slots or {}).get(key, []) if isinstance(i, dict)]
         if checker.concepts is not None:
-            pool, left_out = about_the_medicine(pool, documents, question_topic(focus, slots, checker.concepts),
-                                                checker.concepts)
+            pool, left_out = about_the_medicine(pool, documents, asked, checker.concepts)
             if left_out:
                 decisions.append(f"compose: {left_out} sentences left out: they and their passage name another "
                                  f"medicine than the one asked about")
@@ -426,11 +459,11 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
         backed = [(e, replace(s, text=shortened_quote(s.text, KO_QUOTE_LETTERS))) for e, s in backed]
     if language == "ko" and KO_MIN_HANGUL and len(backed) > 1:
         before = len(backed)
-        backed = _within_korean_share(backed, frame_top, kind, topic, texts)
+        backed = _within_korean_share(backed, frame_top, kind, topic, texts, medicine)
         if len(backed) < before:
             decisions.append(f"compose: {len(backed)} of {before} sentences quoted, so that the Korean answer "
                              f"stays at least {KO_MIN_HANGUL:.0%} Korean")
-    order = {id(e): i for i, e in enumerate(reading_order([e for e, _ in backed], kind))}
+    order = {id(e): i for i, e in enumerate(reading_order([e for e, _ in backed], kind, medicine))}
     sourced = [s for e, s in sorted(backed, key=lambda pair: order[id(pair[0])])]
     if sourced:
         lead_text = framing.lead(kind, topic, language)
@@ -442,8 +475,8 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     closing = Support(texts["disclaimer"], kind=NOTICE)
     decisions.append(f"compose: {len(sourced)} sentences selected (MMR λ={MMR_LAMBDA})")
     sentences = [*frame_top, lead, *sourced, closing]
-    return Composition(render_composition(frame_top, lead, sourced, closing, language), sentences, kind, query,
-                       decisions)
+    return Composition(render_composition(frame_top, lead, sourced, closing, language, kind, medicine), sentences,
+                       kind, query, decisions)
 
 
 _CUT_POINTS = re.compile(r"; |, (?:and |or )?")
@@ -467,21 +500,21 @@ def shortened_quote(text: str, letters: int) -> str:
     return f"{text[:cut].rstrip(' ;,:')} …" if cut else text
 
 
-def _within_korean_share(backed, frame_top, kind, topic, texts):
+def _within_korean_share(backed, frame_top, kind, topic, texts, medicine=False):
     """The longest prefix (in order of relevance) of the backed sentences whose Korean answer
     is at least KO_MIN_HANGUL Hangul; the first KO_FIRST_QUOTES always."""
     lead = Support(framing.lead(kind, topic, "ko"), kind=NOTICE)
     closing = Support(texts["disclaimer"], kind=NOTICE)
     kept = backed[:KO_FIRST_QUOTES]
     for count in range(KO_FIRST_QUOTES + 1, len(backed) + 1):
-        text = render_composition(frame_top, lead, [s for _, s in backed[:count]], closing, "ko")
+        text = render_composition(frame_top, lead, [s for _, s in backed[:count]], closing, "ko", kind, medicine)
         if framing.hangul_share(text) >= KO_MIN_HANGUL:
             kept = backed[:count]
     return kept
 
 
 def render_composition(frame_top: Sequence[Support], lead: Support, sourced: Sequence[Support], closing: Support,
-                       language: str) -> str:
+                       language: str, kind: str = "", medicine: bool = False) -> str:
     blocks = [item.text for item in frame_top]
     if language == "ko":
         lines = [lead.text]
@@ -490,7 +523,7 @@ def render_composition(frame_top: Sequence[Support], lead: Support, sourced: Seq
             lines.append(framing.texts("ko")["evidence"])
         for item in sourced:
             terms = framing.korean_key_terms(item.text)
-            label = framing.FACET_NAMES_KO[facet(item.text)]
+            label = framing.FACET_NAMES_KO[facet(item.text, kind, medicine)]
             prefix = f"{label} · {framing.texts('ko')['key_terms']}: {', '.join(terms)}" if terms else label
             lines.append(f'- {prefix} — "{item.text}" [{item.source}]')
         blocks.append("\n".join(lines))

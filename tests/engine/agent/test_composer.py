@@ -281,6 +281,28 @@ def test_a_sentence_about_the_page_is_not_quoted():
     texts = ["The most common form of the disease is open-angle glaucoma.",
              "(Watch the video to learn more about glaucoma.",
              "Diagnosis Here is how these anxiety disorders are diagnosed.",
-             "Medications for glaucoma (eye drops or pills) lower eye pressure."]
+             "Medications for glaucoma (eye drops or pills) lower eye pressure.",
+             "More information about how to prevent constipation is provided in the NIDDK health topic, Constipation.",
+             "There are many things you can do to prevent constipation.",
+             "There are many things you can do to prevent constipation: eat more fiber; drink plenty of water.",
+             "If the information is available, the table below includes how often the symptom is seen.",
+             "Signs and Symptoms Approximate number of patients (when available) Anteverted nares 90% Aplasia 50%.",
+             "The NINDS supports a broad range of research on neural tube defects aimed at finding ways to prevent them.",
+             "Recent studies have shown that folic acid in the diet of women of child-bearing age lowers the risk."]
     kept = [e.text for e in candidates([Evidence(1, t, i) for i, t in enumerate(texts)])]
-    assert kept == [texts[0], texts[3]]
+    assert kept == [texts[0], texts[3], texts[6], texts[-1]]
+
+
+def test_a_quote_is_labelled_by_its_purpose_the_asked_kind_and_whether_a_medicine_was_asked_about():
+    from engine.agent.composer import facet
+
+    assert facet("To treat a spider bite: Wash the area well with soap and water; Take over-the-counter pain "
+                 "medicine, if needed.") == "treatment"
+    assert facet("To prevent insect bites: Use insect repellant; Wear protective clothing.") == "prevention"
+    assert facet("Gallstones can cause sudden pain in the upper right abdomen.", "symptoms") == "symptoms"
+    assert facet("Gallstones can cause sudden pain in the upper right abdomen.") == "causes"
+    norovirus = "People infected with norovirus typically experience nausea, vomiting and diarrhea."
+    assert facet(norovirus, "prevention") == "symptoms"
+    assert facet("Aspirin may cause nausea and an upset stomach.", "side_effects", medicine=True) == "side_effects"
+    assert facet("Common reactions are nausea and an upset stomach.", "", medicine=True) == "side_effects"
+    assert facet("Side effects can include soreness and redness where the shot was given.") == "side_effects"
