@@ -54,7 +54,7 @@ _MAX_LIST_ITEMS = 8
 # capitalised words (small joining words aside) before a sentence opener and a lower-case word.
 _HEADING_JOINERS = frozenset("a an and or of for the to in on with without at by from vs as like".split())
 _SENTENCE_OPENERS = frozenset("The A An This These Those It Its If When Most Many Some People You Your "
-                              "There Each All Other".split())
+                              "There Each All Other To".split())
 _LIST_CUE = re.compile(r"\b(?:include|includes|including|following|below|are|as|examples?)\b(?:\W+\w+){0,3}\W*$", re.I)
 _MAX_HEADING_WORDS = 8
 _FOLLOWING = re.compile(r"\b(?:the|these)\s+following\b|\bas follows\b", re.I)
@@ -188,7 +188,14 @@ def unflattened_list(sentence: str) -> list[str]:
 
 def _restored(sentence: str) -> list[str]:
     sentence = _LINK_TEXT.sub("", sentence)
-    return unflattened_list(without_heading(sentence)) if sentence else []
+    return [_without_stray_close(u) for u in unflattened_list(without_heading(sentence))] if sentence else []
+
+
+def _without_stray_close(unit: str) -> str:
+    """"... because of the chickenpox vaccine.)" ends a parenthesis opened in an earlier sentence."""
+    if unit.endswith(".)") and unit.count(")") > unit.count("("):
+        return unit[:-1]
+    return unit
 
 
 def evidence_from(documents: Sequence) -> list[Evidence]:

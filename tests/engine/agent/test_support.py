@@ -58,6 +58,10 @@ def test_a_section_heading_run_into_a_sentence_is_left_out():
                      "Your body does not use insulin well.", "Jaundice is a yellow colour of the skin."]
     assert passage_units("Espaol Anemia is a low red cell count. (Click the chart to see the stages.) A count "
                          "below 12 is low.") == ["Anemia is a low red cell count.", "A count below 12 is low."]
+    assert passage_units("Physical Exam To check for osteoarthritis, the doctor looks at the joints.") == \
+        ["To check for osteoarthritis, the doctor looks at the joints."]
+    assert passage_units("(Most children get it once. The illness is rare today because of the vaccine.)") == \
+        ["(Most children get it once.", "The illness is rare today because of the vaccine."]
     assert passage_units("The National Institutes of Health funds research.") == \
         ["The National Institutes of Health funds research."]
 
