@@ -11,14 +11,7 @@ import hashlib
 import json
 
 from engine.clinical.slot_model import SLOT_LISTS, SUMMARY_SLOTS, empty_slots
-from engine.memory.summary import demographics_line
-
-LABELS = {
-    "en": {"allergies": "Allergies", "conditions": "Conditions", "medications": "Medications",
-           "symptoms": "Symptoms", "vitals": "Vitals", "labs": "Labs", "demographics": "Patient"},
-    "ko": {"allergies": "알레르기", "conditions": "질환", "medications": "복용 약", "symptoms": "증상",
-           "vitals": "활력징후", "labs": "검사", "demographics": "환자"},
-}
+from engine.memory.summary import LABELS, demographics_line
 
 
 def item_label(item: dict) -> str:
@@ -53,7 +46,7 @@ class EphemeralMemory:
                 lines.append(f"{labels[slot]}: {', '.join(items)}")
             patient = demographics_line(demo, language) if slot == "allergies" else ""
             if patient:
-                lines.append(f"{labels['demographics']}: {patient}")
+                lines.append(f"{labels['patient']}: {patient}")
         return "\n".join(lines)
 
     def update_profile(self, slots: dict, text: str) -> list[dict]:
