@@ -59,7 +59,7 @@ LEXICAL_DUPLICATE = 0.7
 RELEVANCE_FLOOR = 0.4
 # A sentence that names medical things beyond the question's own words (drugs, tests, body
 # parts, symptoms) says something specific; "The symptoms of appendicitis can vary" does not.
-SPECIFIC_BONUS, SPECIFIC_WORDS = 0.03, 4
+SPECIFIC_BONUS, SPECIFIC_WORDS = 0.04, 4
 PASSAGES_USED = 5
 # A passage written to answer the asked kind of question (a MedQuAD title "What are the
 # treatments for Asthma ?" for "천식은 어떻게 치료하나요?") states the answer, most directly
