@@ -8,9 +8,10 @@ cache off), with the real model, embedder, clinical pack and knowledge base.
 
 Per mode:
 - `nugget_recall`: share of a question's reference-fact groups met (a group is met when
-  any of its phrases occurs in the answer, case-insensitive), averaged over questions,
-  and per language;
-- `wrong_claim_rate`: share of answers containing a forbidden phrase;
+  any of its phrases occurs in the answer, case-insensitive, an English phrase at a word's
+  start), averaged over questions, and per language;
+- `wrong_claim_rate`: share of answers stating a forbidden phrase (not under a denial:
+  "do not drive yourself" is no claim to drive yourself);
 - `support_rate`: share of the answer's sentences (the deterministic alerts, profile
   facts, leads and notices excluded) that the support check backs with a sentence of the
   turn's sources (for `llm`, which has none, the passages retrieved for the question);
@@ -29,6 +30,7 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import re
 import statistics
 import sys
 import time
@@ -36,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.paths import resources_dir, shared_data_dir
+from engine.text import has_hangul
 
 MODES = ("llm", "agent", "composer", "composer+model")
 SETS = ("dev", "dev2", "heldout", "heldout2", "heldout3")
@@ -60,8 +63,35 @@ def register(kinds) -> None:
 
 # --- scoring ------------------------------------------------------------------------------
 
+def _occurrences(phrase: str, text: str) -> list[int]:
+    """Where `phrase` starts in `text` (case-insensitive); a phrase that starts with a Latin
+    letter or digit starts a word there ("steroid" is not in "nonsteroidal"; "allerg" is in
+    "allergies"). Korean phrases match anywhere, since Korean writes compounds as one word."""
+    pattern = re.escape(phrase.lower())
+    if phrase[:1].isascii() and phrase[:1].isalnum():
+        pattern = r"(?<![a-z0-9])" + pattern
+    return [m.start() for m in re.finditer(pattern, text.lower())]
+
+
 def phrase_in(phrase: str, text: str) -> bool:
-    return phrase.lower() in text.lower()
+    return bool(_occurrences(phrase, text))
+
+
+_NEGATED_BEFORE = re.compile(r"\b(?:not|no|never|don't|do not|avoid|without|cannot|can't)\W+(?:\w+\W+){0,2}$")
+_NEGATED_AFTER_KO = re.compile(r"^\S{0,3}\s?(?:지 ?않|지 ?마|지 ?말|면 안)")
+
+
+def stated(phrase: str, text: str) -> bool:
+    """Whether the answer states `phrase`, not its denial: "do not drive yourself" does not
+    claim "drive yourself", nor "저절로 낫지 않습니다" "저절로 낫"."""
+    lowered = text.lower()
+    for start in _occurrences(phrase, text):
+        if _NEGATED_BEFORE.search(lowered[max(0, start - 40):start]):
+            continue
+        if has_hangul(phrase) and _NEGATED_AFTER_KO.match(lowered[start + len(phrase):]):
+            continue
+        return True
+    return False
 
 
 def nugget_recall(answer: str, nuggets: list[list[str]]) -> float:
@@ -71,7 +101,7 @@ def nugget_recall(answer: str, nuggets: list[list[str]]) -> float:
 
 
 def wrong_claim(answer: str, forbidden: list[str]) -> bool:
-    return any(phrase_in(p, answer) for p in forbidden)
+    return any(stated(p, answer) for p in forbidden)
 
 
 def hangul_share(text: str) -> float:

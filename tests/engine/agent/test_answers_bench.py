@@ -45,6 +45,16 @@ def test_nuggets_wrong_claims_and_hangul_share():
     assert hangul_share("통풍통풍 gout") == 0.5  # syllables against Latin letters
 
 
+def test_an_english_phrase_matches_at_a_word_start_and_a_denial_is_no_wrong_claim():
+    assert nugget_recall("Take a nonsteroidal anti-inflammatory drug.", [["steroid"]]) == 0.0
+    assert nugget_recall("Allergies and asthma.", [["allerg"]]) == 1.0
+    assert nugget_recall("심한구토가 있어요", [["구토"]]) == 1.0  # Korean compounds are one word
+    assert not wrong_claim("Call emergency services now; do not drive yourself.", ["drive yourself"])
+    assert wrong_claim("You can drive yourself to the hospital.", ["drive yourself"])
+    assert not wrong_claim("대부분 저절로 낫지 않습니다.", ["저절로 낫"])
+    assert wrong_claim("대부분 저절로 낫습니다.", ["저절로 낫"])
+
+
 def test_support_citation_and_numbers_of_an_uncited_and_a_cited_answer(minilm):
     checker = SupportChecker(minilm)
     docs = [SourceDoc("a", "Low blood sugar means glucose below 70 mg/dL. Treat it with 15 grams of fast sugar."),
