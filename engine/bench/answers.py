@@ -8,8 +8,8 @@ cache off), with the real model, embedder, clinical pack and knowledge base.
 
 Per mode:
 - `nugget_recall`: share of a question's reference-fact groups met (a group is met when
-  any of its phrases occurs in the answer, case-insensitive, an English phrase at a word's
-  start), averaged over questions, and per language;
+  any of its phrases occurs in the answer, case-insensitive; an English phrase not inside a
+  word that negates it, a short one at a word's start), averaged over questions, and per language;
 - `wrong_claim_rate`: share of answers stating a forbidden phrase (not under a denial:
   "do not drive yourself" is no claim to drive yourself);
 - `support_rate`: share of the answer's sentences (the deterministic alerts, profile
@@ -63,13 +63,19 @@ def register(kinds) -> None:
 
 # --- scoring ------------------------------------------------------------------------------
 
+_SHORT_PHRASE = 4
+
+
 def _occurrences(phrase: str, text: str) -> list[int]:
-    """Where `phrase` starts in `text` (case-insensitive); a phrase that starts with a Latin
-    letter or digit starts a word there ("steroid" is not in "nonsteroidal"; "allerg" is in
-    "allergies"). Korean phrases match anywhere, since Korean writes compounds as one word."""
+    """Where `phrase` starts in `text` (case-insensitive). An English phrase inside a longer
+    word counts ("steroid" in "corticosteroids", "weight" in "overweight") unless the word
+    negates it ("nonsteroidal", "anti-inflammatory") or the phrase is a short word ("eat" is
+    not in "treat"). Korean phrases match anywhere, since Korean writes compounds as one word."""
     pattern = re.escape(phrase.lower())
     if phrase[:1].isascii() and phrase[:1].isalnum():
-        pattern = r"(?<![a-z0-9])" + pattern
+        pattern = r"(?<!non)(?<!non-)(?<!anti)(?<!anti-)" + pattern
+        if len(phrase) <= _SHORT_PHRASE:
+            pattern = r"(?<![a-z0-9])" + pattern
     return [m.start() for m in re.finditer(pattern, text.lower())]
 
 

@@ -48,6 +48,8 @@ def test_nuggets_wrong_claims_and_hangul_share():
 def test_an_english_phrase_matches_at_a_word_start_and_a_denial_is_no_wrong_claim():
     assert nugget_recall("Take a nonsteroidal anti-inflammatory drug.", [["steroid"]]) == 0.0
     assert nugget_recall("Allergies and asthma.", [["allerg"]]) == 1.0
+    assert nugget_recall("Corticosteroids applied to the skin.", [["steroid"]]) == 1.0
+    assert nugget_recall("How type 2 diabetes is treated.", [["eat"]]) == 0.0
     assert nugget_recall("심한구토가 있어요", [["구토"]]) == 1.0  # Korean compounds are one word
     assert not wrong_claim("Call emergency services now; do not drive yourself.", ["drive yourself"])
     assert wrong_claim("You can drive yourself to the hospital.", ["drive yourself"])
