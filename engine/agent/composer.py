@@ -316,13 +316,37 @@ def about_the_medicine(pool: list[Evidence], documents: Sequence, topic: Topic, 
     return kept, len(pool) - len(kept)
 
 
-def page_roles(documents: Sequence, kind: str) -> tuple[set[int], set[int]]:
-    """The [n] of the passages whose knowledge-base question asks the asked kind, and of those
-    that answer an aside (research, support groups, how many are affected)."""
-    qtypes = {n: title_facets(getattr(doc, "title", "") or "")[1] for n, doc in enumerate(documents, 1)}
+def _qtype(doc) -> str:
+    return title_facets(getattr(doc, "title", "") or "")[1]
+
+
+def page_roles(documents: Sequence, kind: str, numbers: Sequence[int] | None = None) -> tuple[set[int], set[int]]:
+    """The [n] (of `numbers`, else all) of the passages whose knowledge-base question asks the
+    asked kind, and of those that answer an aside (research, support groups, how many are affected)."""
+    numbers = range(1, len(documents) + 1) if numbers is None else numbers
+    qtypes = {n: _qtype(documents[n - 1]) for n in numbers}
     wanted = KIND_QTYPES.get(kind, ())
     return ({n for n, q in qtypes.items() if q in wanted},
             {n for n, q in qtypes.items() if q in ASIDE_QTYPES})
+
+
+def passages_used(documents: Sequence, kind: str, topic: Topic, concepts) -> list[int]:
+    """The [n] of the passages the answer quotes: the first PASSAGES_USED, and, when none of
+    them is the page that asks the asked kind about the topic, the first later one that is
+    ("How to prevent Viral Gastroenteritis ?" ranked sixth for "노로바이러스 장염 안 걸리려면?")."""
+    used = list(range(1, min(len(documents), PASSAGES_USED) + 1))
+    wanted = KIND_QTYPES.get(kind, ())
+    if not wanted or not topic or concepts is None:
+        return used
+
+    def answers(n: int) -> bool:
+        title = getattr(documents[n - 1], "title", "") or ""
+        return _qtype(documents[n - 1]) in wanted and topic.named_in(title_question(title), concepts)
+
+    if any(answers(n) for n in used):
+        return used
+    later = next((n for n in range(len(used) + 1, len(documents) + 1) if answers(n)), None)
+    return used + [later] if later else used
 
 
 def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarray, *, kind: str,
@@ -420,16 +444,17 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
         line = _profile_line(profile_summary, language)
         if line:
             frame_top.append(Support(line, kind=PROFILE))
-    evidence = evidence_from(documents[:PASSAGES_USED])
+    asked = question_topic(focus, slots, checker.concepts) if checker.concepts is not None else Topic()
+    used = passages_used(documents, kind, asked, checker.concepts)
+    evidence = [e for e in evidence_from(documents[:max(used, default=0)]) if e.source in used]
     pool = candidates(evidence)
-    decisions = [f"compose: question kind {kind}; {len(pool)} candidate sentences from "
-                 f"{min(len(documents), PASSAGES_USED)} passages"]
+    decisions = [f"compose: question kind {kind}; {len(pool)} candidate sentences from passages "
+                 f"{', '.join(map(str, used)) or 'none'}"]
     if focus:
         decisions.append(f"compose: a long message; sentences scored against its focus ({len(focus)} concepts) "
                          f"and question kind")
     chosen: list[tuple[Evidence, float]] = []
     no_medicine_page = False
-    asked = question_topic(focus, slots, checker.concepts) if checker.concepts is not None else Topic()
     medicine = asked.medicine or kind in MEDICINE_KINDS
     if pool and checker.embedder is not None:
         query_vector = checker.vectors([query])[0]
@@ -444,7 +469,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
                                  f"medicine than the one asked about")
                 no_medicine_page = not pool
         limit = MAX_SENTENCES_KO if language == "ko" else MAX_SENTENCES
-        answering, aside = page_roles(documents[:PASSAGES_USED], kind)
+        answering, aside = page_roles(documents, kind, used)
         if pool:
             vectors = checker.vectors([e.text for e in pool])
             chosen = select(query_vector, pool, vectors, kind=kind, topic_terms=topic_terms,

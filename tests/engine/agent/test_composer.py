@@ -306,3 +306,21 @@ def test_a_quote_is_labelled_by_its_purpose_the_asked_kind_and_whether_a_medicin
     assert facet("Aspirin may cause nausea and an upset stomach.", "side_effects", medicine=True) == "side_effects"
     assert facet("Common reactions are nausea and an upset stomach.", "", medicine=True) == "side_effects"
     assert facet("Side effects can include soreness and redness where the shot was given.") == "side_effects"
+
+
+def test_the_page_that_answers_the_asked_kind_is_read_even_when_ranked_after_the_first_five():
+    from engine.agent.composer import Topic, passages_used
+    from engine.passage import Passage
+    from engine.text import tokenize
+
+    titles = ["What is (are) Gastroenteritis ?", "What is (are) Norovirus Infections ?",
+              "What causes Viral Gastroenteritis ?", "How to diagnose Viral Gastroenteritis ?",
+              "What to do for Viral Gastroenteritis ?", "How to prevent Gastritis ?",
+              "How to prevent Viral Gastroenteritis ?", "How to diagnose Gastroenteritis ?"]
+    documents = [Passage(doc_id=str(n), text="Text.", title=t) for n, t in enumerate(titles)]
+    topic = Topic(set(), [set(tokenize("gastroenteritis"))])
+    no_concepts = lambda text: set()  # noqa: E731
+    assert passages_used(documents, "prevention", topic, no_concepts) == [1, 2, 3, 4, 5, 7]
+    assert passages_used(documents, "diagnosis", topic, no_concepts) == [1, 2, 3, 4, 5]  # the fourth answers it
+    assert passages_used(documents, "treatment", topic, no_concepts) == [1, 2, 3, 4, 5]  # none does
+    assert passages_used(documents[:3], "prevention", topic, no_concepts) == [1, 2, 3]
