@@ -48,11 +48,24 @@ def is_korean(text: str) -> bool:
     return has_hangul(text)
 
 
+def hangul_syllables(text: str) -> int:
+    return sum(1 for ch in text if "\uac00" <= ch <= "\ud7a3")
+
+
+def latin_letters(text: str) -> int:
+    return sum(1 for ch in text if ch.isascii() and ch.isalpha())
+
+
+def hangul_share(text: str) -> float:
+    """Hangul syllables / (Hangul syllables + Latin letters): how Korean a text reads."""
+    hangul, latin = hangul_syllables(text), latin_letters(text)
+    return hangul / (hangul + latin) if hangul + latin else 0.0
+
+
 def detect_language(text: str) -> str:
     """'ko' when the text has at least half as many Hangul syllables as Latin letters, else 'en'."""
-    hangul = sum(1 for ch in text if "\uac00" <= ch <= "\ud7a3")
-    latin = sum(1 for ch in text if ch.isascii() and ch.isalpha())
-    return "ko" if hangul and hangul * 2 >= latin else "en"
+    hangul = hangul_syllables(text)
+    return "ko" if hangul and hangul * 2 >= latin_letters(text) else "en"
 
 
 # --- Korean particles -------------------------------------------------------------------

@@ -80,17 +80,6 @@ FACET_NAMES_KO = {
 }
 
 
-def latin_letters(text: str) -> int:
-    return sum(1 for ch in text if ch.isascii() and ch.isalpha())
-
-
-def hangul_share(text: str) -> float:
-    """Hangul syllables / (Hangul syllables + Latin letters): how Korean a text reads."""
-    hangul = sum(1 for ch in text if "\uac00" <= ch <= "\ud7a3")
-    latin = latin_letters(text)
-    return hangul / (hangul + latin) if hangul + latin else 0.0
-
-
 def texts(language: str) -> dict:
     return TEXTS.get(language, TEXTS["en"])
 

@@ -37,7 +37,8 @@ from engine.agent.support import ALERT, NOTICE, PROFILE, Evidence, Support, Supp
 from engine.clinical.slot_model import NAMING_SLOTS, TOPIC_SLOTS
 from engine.knowledge.corpus import title_question
 from engine.knowledge.questions import title_facets
-from engine.text import has_hangul, is_negated, medical_words, split_answer_sentences, tokenize
+from engine.text import (has_hangul, hangul_share, is_negated, latin_letters, medical_words, split_answer_sentences,
+                         tokenize)
 
 MIN_SENTENCES, MAX_SENTENCES, MAX_SENTENCES_KO = 3, 6, 6
 LONGEST, LONGEST_KO = 45, 28  # words: a longer sentence is penalised (a Korean answer prefers short quotes)
@@ -446,7 +447,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
             frame_top.append(Support(line, kind=PROFILE))
     asked = question_topic(focus, slots, checker.concepts) if checker.concepts is not None else Topic()
     used = passages_used(documents, kind, asked, checker.concepts)
-    evidence = [e for e in evidence_from(documents[:max(used, default=0)]) if e.source in used]
+    evidence = evidence_from(documents, used)
     pool = candidates(evidence)
     decisions = [f"compose: question kind {kind}; {len(pool)} candidate sentences from passages "
                  f"{', '.join(map(str, used)) or 'none'}"]
@@ -512,12 +513,12 @@ def shortened_quote(text: str, letters: int) -> str:
     `letters` Latin letters (a Korean answer quotes the English evidence verbatim; its key
     terms say the rest in Korean). A sentence that cannot be cut there stays whole, and so does
     one whose negation the cut would drop."""
-    if framing.latin_letters(text) <= letters:
+    if latin_letters(text) <= letters:
         return text
     cut, negated = None, is_negated(text)
     for match in _CUT_POINTS.finditer(text):
         head = text[:match.start()]
-        if framing.latin_letters(head) > letters:
+        if latin_letters(head) > letters:
             break
         # A cut that leaves a "not" behind would quote the sentence saying something else.
         if len(_WORDS.findall(head)) >= KO_MIN_QUOTE_WORDS and is_negated(head) == negated:
@@ -533,7 +534,7 @@ def _within_korean_share(backed, frame_top, kind, topic, texts, medicine=False):
     kept = backed[:KO_FIRST_QUOTES]
     for count in range(KO_FIRST_QUOTES + 1, len(backed) + 1):
         text = render_composition(frame_top, lead, [s for _, s in backed[:count]], closing, "ko", kind, medicine)
-        if framing.hangul_share(text) >= KO_MIN_HANGUL:
+        if hangul_share(text) >= KO_MIN_HANGUL:
             kept = backed[:count]
     return kept
 

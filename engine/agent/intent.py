@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.text import medical_words, question_types
+from engine.text import hangul_syllables, medical_words, question_types
 
 _GREETING = re.compile(r"^\s*(hi|hello|hey|good (morning|afternoon|evening)|greetings|안녕|반갑|반가워|처음 뵙)", re.I)
 _ACK = re.compile(
@@ -79,7 +79,7 @@ HANGUL_SYLLABLE_LENGTH = 2.5
 
 def comparable_length(text: str) -> int:
     """The text's length in English-character terms (a Hangul syllable counts 2.5)."""
-    syllables = sum(1 for c in text if "\uac00" <= c <= "\ud7a3")
+    syllables = hangul_syllables(text)
     return round(len(text) + (HANGUL_SYLLABLE_LENGTH - 1) * syllables)
 
 

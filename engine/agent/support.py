@@ -198,10 +198,11 @@ def _without_stray_close(unit: str) -> str:
     return unit
 
 
-def evidence_from(documents: Sequence) -> list[Evidence]:
-    """Every sentence of every passage, numbered like the sources ([1] is the first)."""
+def evidence_from(documents: Sequence, numbers: Sequence[int] | None = None) -> list[Evidence]:
+    """Every sentence of the passages `numbers` (all by default), numbered like the sources ([1] is the first)."""
     out = []
-    for number, doc in enumerate(documents, 1):
+    for number in range(1, len(documents) + 1) if numbers is None else numbers:
+        doc = documents[number - 1]
         text = getattr(doc, "passage", "") or getattr(doc, "text", "")
         out.extend(Evidence(number, unit, i) for i, unit in enumerate(passage_units(text)))
     return out

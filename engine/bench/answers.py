@@ -38,12 +38,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.paths import resources_dir, shared_data_dir
-from engine.text import has_hangul
+from engine.text import has_hangul, hangul_share
 
 MODES = ("llm", "agent", "composer", "composer+model")
 SETS = ("dev", "dev2", "heldout", "heldout2", "heldout3")
 SOURCE_CHECK_K = 5
-HANGUL = ("\uac00", "\ud7a3")
 
 
 def register(kinds) -> None:
@@ -89,7 +88,9 @@ _NEGATED_AFTER_KO = re.compile(r"^\S{0,3}\s?(?:지 ?않|지 ?마|지 ?말|면 �
 
 def stated(phrase: str, text: str) -> bool:
     """Whether the answer states `phrase`, not its denial: "do not drive yourself" does not
-    claim "drive yourself", nor "저절로 낫지 않습니다" "저절로 낫"."""
+    claim "drive yourself", nor "저절로 낫지 않습니다" "저절로 낫". Written apart from
+    `engine.text.is_negated` on purpose: the grader must not read negation the way the
+    pipeline it grades does."""
     lowered = text.lower()
     for start in _occurrences(phrase, text):
         if _NEGATED_BEFORE.search(lowered[max(0, start - 40):start]):
@@ -108,12 +109,6 @@ def nugget_recall(answer: str, nuggets: list[list[str]]) -> float:
 
 def wrong_claim(answer: str, forbidden: list[str]) -> bool:
     return any(stated(p, answer) for p in forbidden)
-
-
-def hangul_share(text: str) -> float:
-    hangul = sum(1 for ch in text if HANGUL[0] <= ch <= HANGUL[1])
-    latin = sum(1 for ch in text if ch.isascii() and ch.isalpha())
-    return hangul / (hangul + latin) if hangul + latin else 0.0
 
 
 def percentile(values: list[float], fraction: float) -> float | None:

@@ -7,11 +7,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from engine.agent.answer_framing import hangul_share, korean_key_terms, texts
+from engine.agent.answer_framing import korean_key_terms, texts
 from engine.agent.answer_framing import lead as lead_text
 from engine.agent.composer import asked_part, compose, english_query, is_message, question_kind
 from engine.passage import Passage
 from engine.agent.support import SupportChecker
+from engine.text import hangul_share
 from tests.engine.agent.kb_fixture import DOCUMENTS
 
 DOCS = [Passage(doc_id, text, title=title) for doc_id, title, text in DOCUMENTS]
