@@ -150,9 +150,11 @@ _SYMPTOM_TABLE = re.compile(r"approximate number of patients|human phenotype ont
 # defects ...") tells a clinic nothing about the patient's question.
 _RESEARCH_NOTE = re.compile(r"\b(?:supports?|conducts?|funds?|sponsors?)\b(?:[\s,]+[\w-]+){0,6}[\s,]+research\b", re.I)
 # An announcement whose list did not follow it says nothing: "There are many things you can do to
-# prevent constipation." (with its list joined, "...: eat more fiber; ..." is kept).
-_EMPTY_ANNOUNCEMENT = re.compile(r"^there (?:are|is) (?:many|several|some|a few|a number of) (?:things|ways|steps)"
-                                 r" (?:you|people|that you) can (?:do|take)\b[^:;]*\.$", re.I)
+# prevent constipation.", "There are several different types of glaucoma." (with its list joined,
+# "...: eat more fiber; ..." is kept).
+_EMPTY_ANNOUNCEMENT = re.compile(r"^there (?:are|is) (?:many|several|some|a few|a number of|two|three|four)"
+                                 r" (?:(?:different|main|common) )?(?:(?:things|ways|steps) (?:you|people|that you) can"
+                                 r" (?:do|take)\b|(?:types|kinds|forms)\b)[^:;]*\.$", re.I)
 _WORDS = re.compile(r"[A-Za-z][A-Za-z'\-]*")
 
 

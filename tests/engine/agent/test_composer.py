@@ -325,3 +325,14 @@ def test_the_page_that_answers_the_asked_kind_is_read_even_when_ranked_after_the
     assert passages_used(documents, "diagnosis", topic, no_concepts) == [1, 2, 3, 4, 5]  # the fourth answers it
     assert passages_used(documents, "treatment", topic, no_concepts) == [1, 2, 3, 4, 5]  # none does
     assert passages_used(documents[:3], "prevention", topic, no_concepts) == [1, 2, 3]
+
+
+def test_a_count_of_types_without_the_types_is_not_quoted():
+    from engine.agent.composer import candidates
+    from engine.agent.support import Evidence
+
+    texts = ["There are several different types of glaucoma.",
+             "There are two main types of diabetes: type 1 and type 2.",
+             "The most common form of the disease is open-angle glaucoma."]
+    kept = [e.text for e in candidates([Evidence(1, t, i) for i, t in enumerate(texts)])]
+    assert kept == texts[1:]
