@@ -40,6 +40,22 @@ def prompt_passages(section: str, documents: list[Passage]) -> list[Passage]:
     return [replace(doc, passage=passages.get(n, "")) for n, doc in enumerate(documents, 1)]
 
 
+def distinct_passages(documents: list[Passage]) -> list[Passage]:
+    """The documents less those whose passage says what a higher-ranked one already says: the
+    knowledge base holds some answers twice under two questions (MedQuAD's "What causes Gout ?"
+    is 7_SeniorHealth_QA/0000028-2 and -9), and a second copy would take a source number and a
+    place among the passages the answer is composed from, and show the clinician the same text twice."""
+    kept: list[Passage] = []
+    seen: list[str] = []
+    for doc in documents:
+        text = " ".join(doc.text.split()).lower()
+        if text and any(text in other or other in text for other in seen):
+            continue
+        seen.append(text)
+        kept.append(doc)
+    return kept
+
+
 def passages_kept(section: str, documents: list[Passage]) -> int:
     """How many retrieved documents still have text in the prompt after compression (a
     summary of all sources keeps them all)."""
@@ -80,6 +96,11 @@ def retrieve(state: TurnState, services: AgentServices):
         documents = search(services, state, query)
         if services.knowledge is None:
             decisions.append("retrieve: no knowledge base is available")
+    distinct = distinct_passages(documents)
+    if len(distinct) < len(documents):
+        decisions.append(f"retrieve: {len(documents) - len(distinct)} passages left out: their text repeats "
+                         f"a higher-ranked passage")
+        documents = distinct
     searched = getattr(services.knowledge, "searched", None)
     query_en = state.query_en
     if searched is not None and state.prefetched is None:
