@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Sequence
 
 from engine.clinical.lexicon import korean_names
 from engine.clinical.slot_model import NAMING_SLOTS
@@ -70,6 +71,7 @@ TEXTS = {
         "no_medicine_page": "지식 베이스에 {name}에 관해 인용할 내용이 없어 답변을 드리지 않습니다. "
                             "{name}에 대해서는 약사나 처방한 의사에게 물어봐 주세요.",
         "key_terms": "핵심어",
+        "gist": "한눈에 보기 — 아래 인용문에 나오는 용어: {terms}.",
         "how_to_read": "아래 근거는 영어 출처의 원문 그대로이며, 각 문장 앞에 그 문장이 다루는 주제와 핵심어를 한국어로 적었습니다.",
         "weak": "출처로 뒷받침되지 않는 문장은 뺐습니다.",
     },
@@ -107,22 +109,40 @@ def korean_name(english: str, concept_id: str | None = None) -> str | None:
 
 
 @lru_cache(maxsize=1)
+def _glossary_rows() -> list[tuple[str, str, str]]:
+    """(section, English forms, Korean) of resources/agent/ko_glossary.tsv; a section starts
+    with a "# ---- name" line."""
+    from engine.paths import resources_dir
+
+    rows, section = [], ""
+    path = resources_dir() / "agent" / "ko_glossary.tsv"
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# ----"):
+            section = line.removeprefix("# ----").strip()
+        if not line.strip() or line.startswith("#") or "\t" not in line:
+            continue
+        english, korean = line.split("\t")[:2]
+        rows.append((section, english, korean.strip()))
+    return rows
+
+
+@lru_cache(maxsize=1)
 def glossary() -> dict[str, str]:
     """English word or phrase (lower case) -> Korean, from resources/agent/ko_glossary.tsv:
     the general medical words (body parts, substances, tests, treatments) that the concept
     lexicon does not name."""
-    from engine.paths import resources_dir
-
     names: dict[str, str] = {}
-    path = resources_dir() / "agent" / "ko_glossary.tsv"
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.strip() or line.startswith("#") or "\t" not in line:
-            continue
-        english, korean = line.split("\t")[:2]
+    for _section, english, korean in _glossary_rows():
         for form in english.split("|"):
-            if form.strip() and korean.strip():
-                names.setdefault(form.strip().lower(), korean.strip())
+            if form.strip() and korean:
+                names.setdefault(form.strip().lower(), korean)
     return names
+
+
+@lru_cache(maxsize=1)
+def qualifier_names() -> frozenset[str]:
+    """The Korean words of the glossary's qualifiers ("심한", "갑작스러운", "만성")."""
+    return frozenset(korean for section, _english, korean in _glossary_rows() if section == _QUALIFIERS_SECTION)
 
 
 @lru_cache(maxsize=1)
@@ -160,6 +180,33 @@ def korean_key_terms(sentence: str, limit: int = 8) -> list[str]:
         if len(found) >= limit:
             break
     return found
+
+
+# Key terms that name the kind of fact ("증상" in a symptoms answer) or a person, not a fact.
+_GIST_GENERIC = frozenset({*FACET_NAMES_KO.values(), "징후", "의사", "사람", "환자", "위험", "질환", "질병", "상태"})
+# The glossary section whose words only qualify a fact ("심한", "갑작스러운").
+_QUALIFIERS_SECTION = "qualifiers and time"
+
+
+def korean_gist(quotes: Sequence[tuple[str, int]], lead_text: str, limit: int = 10) -> str:
+    """One Korean line that says at a glance what the quoted English sentences name: the
+    Korean names of their concepts and medical words, each with the [n] of the quotes that
+    name it (one link each in the GUI), leaving out the topic (already in the lead), words that only name the kind of
+    fact and mere qualifiers. Empty when nothing is left. It lists what the quotes name and
+    claims nothing of its own, so it carries no facet label ("증상: 심한" would read as a symptom)."""
+    left_out = _GIST_GENERIC | qualifier_names()
+    cited: dict[str, list[int]] = {}
+    for text, source in quotes:
+        for term in korean_key_terms(text, limit=limit * 2):
+            if term in left_out or term in lead_text:
+                continue
+            numbers = cited.setdefault(term, [])
+            if source not in numbers:
+                numbers.append(source)
+    if not cited:
+        return ""
+    terms = ", ".join(f"{term} {''.join(f'[{n}]' for n in numbers)}" for term, numbers in list(cited.items())[:limit])
+    return TEXTS["ko"]["gist"].format(terms=terms)
 
 
 def topic_name(slots: dict, language: str, fallback: str = "") -> str:

@@ -147,17 +147,43 @@ def test_a_korean_answer_quotes_more_english_only_while_it_stays_korean_enough()
     def quotes(sentence: str) -> list:
         return [(Evidence(1, f"{sentence} ({i})", i), Support(f"{sentence} ({i})", source=1)) for i in range(6)]
 
+    def shown(kept) -> str:
+        lead = Support(lead_text("treatment", "고혈압", "ko"), kind="notice")
+        closing = Support(texts("ko")["disclaimer"], kind="notice")
+        return composer.render_composition([], lead, [s for _, s in kept], closing, "ko")
+
     first = composer.KO_FIRST_QUOTES
-    long_ones = quotes("The clinic recommends that people with this condition keep a written record of their "
-                       "readings, bring it to every visit, and ask about each change in their care plan.")
-    assert composer._within_korean_share(long_ones, [], "treatment", "고혈압", texts("ko")) == long_ones[:first]
     short_ones = quotes("Exercise lowers blood pressure.")
     kept = composer._within_korean_share(short_ones, [], "treatment", "고혈압", texts("ko"))
     assert first < len(kept) and kept == short_ones[:len(kept)]
-    lead = Support(lead_text("treatment", "고혈압", "ko"), kind="notice")
-    closing = Support(texts("ko")["disclaimer"], kind="notice")
-    shown = composer.render_composition([], lead, [s for _, s in kept], closing, "ko")
-    assert hangul_share(shown) >= composer.KO_MIN_HANGUL
+    assert hangul_share(shown(kept)) >= composer.KO_MIN_HANGUL
+
+    # Long quotes: the first ones are kept, cut at a clause so that the answer stays Korean.
+    long_ones = quotes("The clinic recommends that people with this condition keep a written record of their "
+                       "readings, bring it to every visit, and ask about each change in their care plan.")
+    kept = composer._within_korean_share(long_ones, [], "treatment", "고혈압", texts("ko"))
+    assert [e for e, _ in kept] == [e for e, _ in long_ones[:first]]
+    assert all(s.text.endswith("…") and long_ones[0][1].text.startswith(s.text[:-2]) for _, s in kept)
+    assert hangul_share(shown(kept)) >= composer.KO_MIN_HANGUL
+
+    # A quote that has nowhere to be cut is quoted whole rather than dropped.
+    uncut = quotes("The clinic recommends that people with this condition keep a written record of their "
+                   "readings and bring it to every single visit to the clinic for review by the care team")
+    kept = composer._within_korean_share(uncut, [], "treatment", "고혈압", texts("ko"))
+    assert kept == uncut[:first]
+
+
+def test_a_korean_answer_says_at_a_glance_what_its_quotes_name():
+    from engine.agent.answer_framing import korean_gist, qualifier_names
+
+    lead = lead_text("causes", "통풍", "ko")
+    gist = korean_gist([("Gout is caused by uric acid crystals in a joint.", 1),
+                        ("Sudden swelling of a joint is common.", 2)], lead)
+    assert gist.startswith("한눈에 보기")
+    assert "요산 [1]" in gist and "관절 [1][2]" in gist
+    assert "통풍" not in gist  # the topic is in the lead already
+    assert "갑작스러운" in qualifier_names() and "갑작스러운" not in gist  # a qualifier is no fact
+    assert korean_gist([("It was a long day.", 1)], lead) == ""
 
 
 def test_a_restatement_from_another_source_is_not_quoted_twice(minilm):
