@@ -17,7 +17,9 @@ Per mode:
   turn's sources (for `llm`, which has none, the passages retrieved for the question);
 - `citation_precision`: share of cited sentences whose cited passage backs them;
 - `unsupported_numbers`: numbers in answer sentences that occur in no source passage;
-- `hangul_share_ko`: Hangul syllables / (Hangul + Latin letters) of the Korean answers;
+- `hangul_share_ko`: Hangul syllables / (Hangul + Latin letters) of the Korean answers, their
+  mean; `hangul_min_ko` the lowest single answer's, and `hangul_below_target_ko` the share of
+  Korean answers under HANGUL_TARGET (the target is per answer: a reader reads one answer);
 - `p50_ms`, `p95_ms` (whole turn), with the first answer of a mode (cold) apart.
 Without `--set`: the team's sets (resources/eval/answers: `dev` and `dev2` looked at while building,
 `heldout`, `heldout2` and `heldout3` not; reported apart) and LiveQA-Med 2017 questions answered with each
@@ -38,6 +40,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.paths import resources_dir, shared_data_dir
+
+# Korean answers should be at least this Hangul by letters. Written here, not imported from the
+# composer, so that the bench grades against the target and not against the engine's own setting.
+HANGUL_TARGET = 0.4
 from engine.text import has_hangul, hangul_share
 
 MODES = ("llm", "agent", "composer", "composer+model")
@@ -267,6 +273,8 @@ def summarise(rows: list[Row]) -> dict:
         "citation_precision": round(sum(r.support.get("cited_ok", 0) for r in rows) / cited, 4) if cited else None,
         "unsupported_numbers": sum(r.support.get("unsupported_numbers", 0) for r in rows),
         "hangul_share_ko": _mean(r.hangul for r in ko),
+        "hangul_min_ko": min((r.hangul for r in ko if r.hangul is not None), default=None),
+        "hangul_below_target_ko": _mean(float(r.hangul < HANGUL_TARGET) for r in ko if r.hangul is not None),
         "p50_ms": percentile(times, 0.5),
         "p95_ms": percentile(times, 0.95),
     }

@@ -8,10 +8,12 @@ import json
 
 from engine.bench.answers import (
     LeaveOut,
+    Row,
     SourceDoc,
     hangul_share,
     nugget_recall,
     score_support,
+    summarise,
     team_sets,
     wrong_claim,
 )
@@ -34,6 +36,16 @@ def test_team_sets_are_well_formed_and_split_by_topic():
     share = len(sets["heldout"]) / (len(sets["dev"]) + len(sets["heldout"]))
     assert 0.25 <= share <= 0.35
     assert all(len(sets[name]) >= 40 for name in ("dev2", "heldout2", "heldout3"))
+
+
+def test_the_hangul_target_is_reported_per_answer_not_only_on_average():
+    rows = [Row("ko-a", "ko", "composer", 10.0, nuggets=1.0, hangul=0.55),
+            Row("ko-b", "ko", "composer", 10.0, nuggets=1.0, hangul=0.31),
+            Row("en-a", "en", "composer", 10.0, nuggets=1.0, hangul=None)]
+    summary = summarise(rows)
+    assert summary["hangul_share_ko"] == 0.43  # the mean meets the target, one answer does not
+    assert summary["hangul_min_ko"] == 0.31
+    assert summary["hangul_below_target_ko"] == 0.5
 
 
 def test_nuggets_wrong_claims_and_hangul_share():
