@@ -71,7 +71,7 @@ TEXTS = {
         "no_medicine_page": "지식 베이스에 {name}에 관해 인용할 내용이 없어 답변을 드리지 않습니다. "
                             "{name}에 대해서는 약사나 처방한 의사에게 물어봐 주세요.",
         "key_terms": "핵심어",
-        "gist": "한눈에 보기 — 아래 인용문에 나오는 용어: {terms}.",
+        "gist": "한눈에 보기 — 아래 {facet} 인용문에 나오는 용어: {terms}.",
         "how_to_read": "아래 근거는 영어 출처의 원문 그대로이며, 각 문장 앞에 그 문장이 다루는 주제와 핵심어를 한국어로 적었습니다.",
         "weak": "출처로 뒷받침되지 않는 문장은 뺐습니다.",
     },
@@ -171,6 +171,12 @@ def korean_key_terms(sentence: str, limit: int = 8) -> list[str]:
     """Korean names of the concepts and medical words an English sentence names, in order of
     appearance ("Gout is caused by uric acid crystals in a joint" -> 통풍, 요산, 결정, 관절);
     the longest name wins ("kidney stones" -> 신장 결석, not 신장)."""
+    return list(_key_terms(sentence, limit))
+
+
+@lru_cache(maxsize=1024)
+def _key_terms(sentence: str, limit: int) -> tuple[str, ...]:
+    """Cached: a Korean answer is rendered several times while it is fitted to its Hangul share."""
     found: list[str] = []
     names = key_term_names()
     for match in _key_term_pattern().finditer(sentence):
@@ -179,7 +185,7 @@ def korean_key_terms(sentence: str, limit: int = 8) -> list[str]:
             found.append(name)
         if len(found) >= limit:
             break
-    return found
+    return tuple(found)
 
 
 # Key terms that name the kind of fact ("증상" in a symptoms answer) or a person, not a fact.
@@ -188,12 +194,14 @@ _GIST_GENERIC = frozenset({*FACET_NAMES_KO.values(), "징후", "의사", "사람
 _QUALIFIERS_SECTION = "qualifiers and time"
 
 
-def korean_gist(quotes: Sequence[tuple[str, int]], lead_text: str, limit: int = 10) -> str:
-    """One Korean line that says at a glance what the quoted English sentences name: the
-    Korean names of their concepts and medical words, each with the [n] of the quotes that
-    name it (one link each in the GUI), leaving out the topic (already in the lead), words that only name the kind of
-    fact and mere qualifiers. Empty when nothing is left. It lists what the quotes name and
-    claims nothing of its own, so it carries no facet label ("증상: 심한" would read as a symptom)."""
+def korean_gist(quotes: Sequence[tuple[str, int]], facet_name: str, lead_text: str, limit: int = 10) -> str:
+    """One Korean line that says at a glance what the quotes about the asked kind of fact
+    (`facet_name`: 치료, 증상 …) name: the Korean names of their concepts and medical words,
+    each with the [n] of the quotes that name it (one link each in the GUI), leaving out the
+    topic (already in the lead), words that only name the kind of fact and mere qualifiers
+    ("심한": "증상: 심한" would read as a symptom). Empty when nothing is left. The caller
+    gives only quotes that deny nothing: "Antibiotics do not help" must not put 항생제 under
+    치료. The line lists what the quotes name and claims nothing of its own."""
     left_out = _GIST_GENERIC | qualifier_names()
     cited: dict[str, list[int]] = {}
     for text, source in quotes:
@@ -206,7 +214,7 @@ def korean_gist(quotes: Sequence[tuple[str, int]], lead_text: str, limit: int = 
     if not cited:
         return ""
     terms = ", ".join(f"{term} {''.join(f'[{n}]' for n in numbers)}" for term, numbers in list(cited.items())[:limit])
-    return TEXTS["ko"]["gist"].format(terms=terms)
+    return TEXTS["ko"]["gist"].format(facet=facet_name, terms=terms)
 
 
 def topic_name(slots: dict, language: str, fallback: str = "") -> str:

@@ -128,6 +128,14 @@ _PURPOSE_VERBS = {"treatment": ("treat", "relieve", "ease", "soothe", "manage"),
                   "prevention": ("prevent", "avoid"), "diagnosis": ("diagnose",)}
 _PURPOSE = re.compile(r"^(?:to|in order to)\s+(" + "|".join(v for vs in _PURPOSE_VERBS.values() for v in vs) + r")\b",
                       re.I)
+# A sentence that says what it lists ("Other possible causes of fever include: ...", "Signs of
+# stroke are ...") is about that, whatever else its words hint at (the antibiotics among those
+# causes make it no treatment).
+_STATED_SUBJECT = re.compile(r"^(?:\w+\s+){0,3}?(causes?|risk factors?|symptoms?|signs?|side effects?|treatments?)\b"
+                             r"(?: and symptoms)?(?: of| for)?[^.;:]{0,60}?\b(?:include|includes|are|may be|can be)\b",
+                             re.I)
+_SUBJECTS = {"cause": "causes", "risk factor": "causes", "symptom": "symptoms", "sign": "symptoms",
+             "side effect": "side_effects", "treatment": "treatment"}
 _SIDE_EFFECTS_NAMED = re.compile(r"\bside effects?\b|\badverse\b", re.I)
 # A sentence whose subject is a bare pronoun says something about whatever its passage
 # spoke of before ("However, it is caused by calcium phosphate" is about pseudogout):
@@ -233,11 +241,16 @@ def english_query(question: str, slots: dict, kind: str, focus: Sequence[str] = 
 def facet(sentence: str, kind: str = "", medicine: bool = False) -> str:
     """What the sentence is about, as the Korean answer labels it and the reading order sorts it.
     A sentence that opens with its purpose ("To treat a spider bite: wash ...") is about that; one
+    that says what it lists ("Other causes of fever include ...") is about that; one
     that fits the asked kind is about the asked kind ("Gallstones can cause sudden pain" answers
     "what are the symptoms?"); nausea or a rash are side effects only of a medicine."""
     opening = _PURPOSE.match(sentence)
     if opening:
         return next(name for name, verbs in _PURPOSE_VERBS.items() if opening.group(1).lower() in verbs)
+    stated = _STATED_SUBJECT.match(sentence)
+    if stated:
+        name = _SUBJECTS[re.sub(r"s$", "", stated.group(1).lower())]
+        return "side_effects" if name == "symptoms" and medicine else name
     if kind in _FACET_CUES and _FACET_CUES[kind].search(sentence):
         return kind
     for name in READING_ORDER[:-1]:
@@ -565,9 +578,14 @@ def render_composition(frame_top: Sequence[Support], lead: Support, sourced: Seq
     if language == "ko":
         lines = [lead.text]
         if sourced:
-            gist = framing.korean_gist([(i.text, i.source) for i in sourced], lead.text)
+            # At a glance: what the quotes about the asked kind name, none that denies something.
+            on_kind = [(i.text, i.source) for i in sourced
+                       if facet(i.text, kind, medicine) == kind and not is_negated(i.text)]
+            gist = framing.korean_gist(on_kind, framing.FACET_NAMES_KO.get(kind, framing.FACET_NAMES_KO["other"]),
+                                       lead.text)
             if gist:
-                lines.append(gist)
+                lines += ["", gist]
+            lines.append("")
             lines.append(framing.texts("ko")["how_to_read"])
             lines.append(framing.texts("ko")["evidence"])
         for item in sourced:

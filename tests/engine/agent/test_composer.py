@@ -158,13 +158,13 @@ def test_a_korean_answer_quotes_more_english_only_while_it_stays_korean_enough()
     assert first < len(kept) and kept == short_ones[:len(kept)]
     assert hangul_share(shown(kept)) >= composer.KO_MIN_HANGUL
 
-    # Long quotes: the first ones are kept, cut at a clause so that the answer stays Korean.
+    # Long quotes: the first ones are kept, cut at a clause so that the answer reads more Korean.
     long_ones = quotes("The clinic recommends that people with this condition keep a written record of their "
                        "readings, bring it to every visit, and ask about each change in their care plan.")
     kept = composer._within_korean_share(long_ones, [], "treatment", "고혈압", texts("ko"))
     assert [e for e, _ in kept] == [e for e, _ in long_ones[:first]]
     assert all(s.text.endswith("…") and long_ones[0][1].text.startswith(s.text[:-2]) for _, s in kept)
-    assert hangul_share(shown(kept)) >= composer.KO_MIN_HANGUL
+    assert hangul_share(shown(kept)) > hangul_share(shown(long_ones[:first]))
 
     # A quote that has nowhere to be cut is quoted whole rather than dropped.
     uncut = quotes("The clinic recommends that people with this condition keep a written record of their "
@@ -178,12 +178,28 @@ def test_a_korean_answer_says_at_a_glance_what_its_quotes_name():
 
     lead = lead_text("causes", "통풍", "ko")
     gist = korean_gist([("Gout is caused by uric acid crystals in a joint.", 1),
-                        ("Sudden swelling of a joint is common.", 2)], lead)
-    assert gist.startswith("한눈에 보기")
+                        ("Sudden swelling of a joint is common.", 2)], "원인", lead)
+    assert gist.startswith("한눈에 보기") and "아래 원인 인용문" in gist
     assert "요산 [1]" in gist and "관절 [1][2]" in gist
     assert "통풍" not in gist  # the topic is in the lead already
     assert "갑작스러운" in qualifier_names() and "갑작스러운" not in gist  # a qualifier is no fact
-    assert korean_gist([("It was a long day.", 1)], lead) == ""
+    assert korean_gist([("It was a long day.", 1)], "원인", lead) == ""
+
+
+def test_the_glance_line_takes_only_quotes_about_the_asked_kind_that_deny_nothing():
+    from engine.agent import composer
+    from engine.agent.support import Support
+
+    lead = Support(lead_text("treatment", "인후통", "ko"), kind="notice")
+    closing = Support(texts("ko")["disclaimer"], kind="notice")
+    quotes = [Support("Antibiotics do not help a sore throat caused by a virus.", source=1),
+              Support("Throat lozenges and warm salt water gargles treat the pain.", source=2),
+              Support("Other possible causes of fever include blood clots and some antibiotics.", source=3)]
+    shown = composer.render_composition([], lead, quotes, closing, "ko", "treatment")
+    glance = next(line for line in shown.splitlines() if line.startswith("한눈에 보기"))
+    assert "아래 치료 인용문" in glance and "[2]" in glance
+    assert "항생제" not in glance  # denied in [1], a cause in [3]: neither is a treatment
+    assert "[1]" not in glance and "[3]" not in glance
 
 
 def test_a_restatement_from_another_source_is_not_quoted_twice(minilm):
