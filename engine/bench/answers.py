@@ -40,13 +40,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.paths import resources_dir, shared_data_dir
+from engine.text import has_hangul, hangul_share
+
+MODES = ("llm", "agent", "composer", "composer+model")
 
 # Korean answers should be at least this Hangul by letters. Written here, not imported from the
 # composer, so that the bench grades against the target and not against the engine's own setting.
 HANGUL_TARGET = 0.4
-from engine.text import has_hangul, hangul_share
-
-MODES = ("llm", "agent", "composer", "composer+model")
 SETS = ("dev", "dev2", "heldout", "heldout2", "heldout3")
 SOURCE_CHECK_K = 5
 
