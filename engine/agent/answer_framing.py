@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 from typing import Sequence
 
-from engine.clinical.lexicon import korean_names
+from engine.clinical.lexicon import korean_name_slots, korean_names
 from engine.clinical.slot_model import NAMING_SLOTS
 from engine.text import has_hangul
 
@@ -71,7 +71,7 @@ TEXTS = {
         "no_medicine_page": "지식 베이스에 {name}에 관해 인용할 내용이 없어 답변을 드리지 않습니다. "
                             "{name}에 대해서는 약사나 처방한 의사에게 물어봐 주세요.",
         "key_terms": "핵심어",
-        "gist": "한눈에 보기 — 아래 {facet} 인용문에 나오는 용어: {terms}.",
+        "gist": "한눈에 보기 — 출처의 {facet} 관련 문장에 나오는 용어: {terms}.",
         "how_to_read": "아래 근거는 영어 출처의 원문 그대로이며, 각 문장 앞에 그 문장이 다루는 주제와 핵심어를 한국어로 적었습니다.",
         "weak": "출처로 뒷받침되지 않는 문장은 뺐습니다.",
     },
@@ -194,19 +194,28 @@ _GIST_GENERIC = frozenset({*FACET_NAMES_KO.values(), "징후", "의사", "사람
 _QUALIFIERS_SECTION = "qualifiers and time"
 
 
-def korean_gist(quotes: Sequence[tuple[str, int]], facet_name: str, lead_text: str, limit: int = 10) -> str:
-    """One Korean line that says at a glance what the quotes about the asked kind of fact
-    (`facet_name`: 치료, 증상 …) name: the Korean names of their concepts and medical words,
+# What the glance line of an asked kind leaves out: a sentence about symptoms also names the
+# diseases they resemble ("similar to appendicitis, ulcers"), one about treatment the symptoms treated.
+_GLANCE_LEAVES_OUT = {"symptoms": {"condition"}, "side_effects": {"condition"},
+                      **{kind: {"condition", "symptom"}
+                         for kind in ("treatment", "prevention", "diagnosis", "dosage", "what_to_do")}}
+
+
+def korean_gist(quotes: Sequence[tuple[str, int]], kind: str, lead_text: str, limit: int = 10) -> str:
+    """One Korean line that says at a glance what the source sentences about the asked `kind`
+    of fact (치료, 증상 …) name, of the sort that kind asks for (no diseases among symptoms): the Korean names of their concepts and medical words,
     each with the [n] of the quotes that name it (one link each in the GUI), leaving out the
     topic (already in the lead), words that only name the kind of fact and mere qualifiers
     ("심한": "증상: 심한" would read as a symptom). Empty when nothing is left. The caller
-    gives only quotes that deny nothing: "Antibiotics do not help" must not put 항생제 under
-    치료. The line lists what the quotes name and claims nothing of its own."""
+    gives only sentences the support check backed and that deny nothing: "Antibiotics do not
+    help" must not put 항생제 under 치료. The line lists what those sentences name and claims
+    nothing of its own."""
     left_out = _GIST_GENERIC | qualifier_names()
+    other_sorts, slots = _GLANCE_LEAVES_OUT.get(kind, set()), korean_name_slots()
     cited: dict[str, list[int]] = {}
     for text, source in quotes:
         for term in korean_key_terms(text, limit=limit * 2):
-            if term in left_out or term in lead_text:
+            if term in left_out or term in lead_text or slots.get(term) in other_sorts:
                 continue
             numbers = cited.setdefault(term, [])
             if source not in numbers:
@@ -214,7 +223,7 @@ def korean_gist(quotes: Sequence[tuple[str, int]], facet_name: str, lead_text: s
     if not cited:
         return ""
     terms = ", ".join(f"{term} {''.join(f'[{n}]' for n in numbers)}" for term, numbers in list(cited.items())[:limit])
-    return TEXTS["ko"]["gist"].format(facet=facet_name, terms=terms)
+    return TEXTS["ko"]["gist"].format(facet=FACET_NAMES_KO.get(kind, FACET_NAMES_KO["other"]), terms=terms)
 
 
 def topic_name(slots: dict, language: str, fallback: str = "") -> str:

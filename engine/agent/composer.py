@@ -501,11 +501,15 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     verdicts = checker.check([e.text for e in picked], evidence)
     backed = [(e, s) for e, s in zip(picked, verdicts) if s.source is not None]
     topic = framing.focus_name(focus, language) if focus else framing.topic_name(slots, language)
+    # The Korean glance line names what all backed sentences say, quoted or not (a Korean
+    # answer quotes fewer of them, and cuts some short, to stay Korean enough).
+    glance_pool = [s for _, s in backed]
     if language == "ko" and KO_QUOTE_LETTERS:
         backed = [(e, replace(s, text=shortened_quote(s.text, KO_QUOTE_LETTERS))) for e, s in backed]
     if language == "ko" and KO_MIN_HANGUL and len(backed) > 1:
         before = len(backed)
-        backed = _within_korean_share(backed, frame_top, kind, topic, texts, medicine)
+        backed = _within_korean_share(backed, frame_top, kind, topic, texts, medicine,
+                                      glance=glance_pool)
         if len(backed) < before:
             decisions.append(f"compose: {len(backed)} of {before} sentences quoted, so that the Korean answer "
                              f"stays at least {KO_MIN_HANGUL:.0%} Korean")
@@ -521,7 +525,8 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     closing = Support(texts["disclaimer"], kind=NOTICE)
     decisions.append(f"compose: {len(sourced)} sentences selected (MMR λ={MMR_LAMBDA})")
     sentences = [*frame_top, lead, *sourced, closing]
-    return Composition(render_composition(frame_top, lead, sourced, closing, language, kind, medicine), sentences,
+    return Composition(render_composition(frame_top, lead, sourced, closing, language, kind, medicine,
+                                          glance=glance_pool), sentences,
                        kind, query, decisions)
 
 
@@ -546,7 +551,7 @@ def shortened_quote(text: str, letters: int) -> str:
     return f"{text[:cut].rstrip(' ;,:')} …" if cut else text
 
 
-def _within_korean_share(backed, frame_top, kind, topic, texts, medicine=False):
+def _within_korean_share(backed, frame_top, kind, topic, texts, medicine=False, glance=None):
     """The backed sentences a Korean answer quotes so that it stays at least KO_MIN_HANGUL
     Hangul: the longest prefix (in order of relevance) that does, and at least the first
     KO_FIRST_QUOTES. When even those read too English, they are cut shorter at list items or
@@ -556,7 +561,7 @@ def _within_korean_share(backed, frame_top, kind, topic, texts, medicine=False):
     closing = Support(texts["disclaimer"], kind=NOTICE)
 
     def korean_enough(pairs) -> bool:
-        shown = render_composition(frame_top, lead, [s for _, s in pairs], closing, "ko", kind, medicine)
+        shown = render_composition(frame_top, lead, [s for _, s in pairs], closing, "ko", kind, medicine, glance=glance)
         return hangul_share(shown) >= KO_MIN_HANGUL
 
     kept = backed[:KO_FIRST_QUOTES]
@@ -573,16 +578,15 @@ def _within_korean_share(backed, frame_top, kind, topic, texts, medicine=False):
 
 
 def render_composition(frame_top: Sequence[Support], lead: Support, sourced: Sequence[Support], closing: Support,
-                       language: str, kind: str = "", medicine: bool = False) -> str:
+                       language: str, kind: str = "", medicine: bool = False, glance=None) -> str:
     blocks = [item.text for item in frame_top]
     if language == "ko":
         lines = [lead.text]
         if sourced:
-            # At a glance: what the quotes about the asked kind name, none that denies something.
-            on_kind = [(i.text, i.source) for i in sourced
+            # At a glance: what the backed sentences about the asked kind name, none that denies something.
+            on_kind = [(i.text, i.source) for i in (sourced if glance is None else glance)
                        if facet(i.text, kind, medicine) == kind and not is_negated(i.text)]
-            gist = framing.korean_gist(on_kind, framing.FACET_NAMES_KO.get(kind, framing.FACET_NAMES_KO["other"]),
-                                       lead.text)
+            gist = framing.korean_gist(on_kind, kind, lead.text)
             if gist:
                 lines += ["", gist]
             lines.append("")
@@ -590,7 +594,8 @@ def render_composition(frame_top: Sequence[Support], lead: Support, sourced: Seq
             lines.append(framing.texts("ko")["evidence"])
         for item in sourced:
             terms = framing.korean_key_terms(item.text)
-            label = framing.FACET_NAMES_KO[facet(item.text, kind, medicine)]
+            # Labelled by the whole source sentence, also when the quote is cut short.
+            label = framing.FACET_NAMES_KO[facet(item.source_sentence or item.text, kind, medicine)]
             prefix = f"{label} · {framing.texts('ko')['key_terms']}: {', '.join(terms)}" if terms else label
             lines.append(f'- {prefix} — "{item.text}" [{item.source}]')
         blocks.append("\n".join(lines))

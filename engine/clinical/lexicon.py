@@ -138,6 +138,14 @@ def korean_names() -> dict[str, str]:
     return names
 
 
+@lru_cache(maxsize=1)
+def korean_name_slots() -> dict[str, str]:
+    """The lexicon's Korean name (as `korean_names` gives it) -> its slot (condition, symptom,
+    medication, allergen): what kind of thing a Korean name names."""
+    english_slot = {t.english.lower(): t.slot for t in load_lexicon().terms if t.language == "ko" and t.slot != IGNORE}
+    return {name: english_slot[english] for english, name in korean_names().items() if english in english_slot}
+
+
 def korean_term_count(directory: Path | None = None) -> int:
     """Distinct Korean names written in the lexicon (a lay phrase counts once; the
     disambiguation words of the `ignore` slot do not count)."""

@@ -178,12 +178,16 @@ def test_a_korean_answer_says_at_a_glance_what_its_quotes_name():
 
     lead = lead_text("causes", "통풍", "ko")
     gist = korean_gist([("Gout is caused by uric acid crystals in a joint.", 1),
-                        ("Sudden swelling of a joint is common.", 2)], "원인", lead)
-    assert gist.startswith("한눈에 보기") and "아래 원인 인용문" in gist
+                        ("Sudden swelling of a joint is common.", 2)], "causes", lead)
+    assert gist.startswith("한눈에 보기") and "출처의 원인 관련 문장" in gist
     assert "요산 [1]" in gist and "관절 [1][2]" in gist
     assert "통풍" not in gist  # the topic is in the lead already
     assert "갑작스러운" in qualifier_names() and "갑작스러운" not in gist  # a qualifier is no fact
-    assert korean_gist([("It was a long day.", 1)], "원인", lead) == ""
+    assert korean_gist([("It was a long day.", 1)], "causes", lead) == ""
+    # Symptoms are listed, not the diseases a symptom sentence compares them with.
+    symptoms = korean_gist([("Gallstone pain may be similar to appendicitis and may come with nausea.", 1)],
+                           "symptoms", lead_text("symptoms", "담석", "ko"))
+    assert "메스꺼움 [1]" in symptoms and "맹장염" not in symptoms
 
 
 def test_the_glance_line_takes_only_quotes_about_the_asked_kind_that_deny_nothing():
@@ -197,9 +201,14 @@ def test_the_glance_line_takes_only_quotes_about_the_asked_kind_that_deny_nothin
               Support("Other possible causes of fever include blood clots and some antibiotics.", source=3)]
     shown = composer.render_composition([], lead, quotes, closing, "ko", "treatment")
     glance = next(line for line in shown.splitlines() if line.startswith("한눈에 보기"))
-    assert "아래 치료 인용문" in glance and "[2]" in glance
+    assert "출처의 치료 관련 문장" in glance and "[2]" in glance
     assert "항생제" not in glance  # denied in [1], a cause in [3]: neither is a treatment
     assert "[1]" not in glance and "[3]" not in glance
+    # The line names what every backed sentence says, also one left unquoted to keep the answer Korean.
+    unquoted = Support("Inhaled corticosteroids treat asthma.", source=4)
+    shown = composer.render_composition([], lead, quotes, closing, "ko", "treatment", glance=[*quotes, unquoted])
+    glance = next(line for line in shown.splitlines() if line.startswith("한눈에 보기"))
+    assert "[4]" in glance and "Inhaled corticosteroids" not in shown
 
 
 def test_a_restatement_from_another_source_is_not_quoted_twice(minilm):
