@@ -503,13 +503,12 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     topic = framing.focus_name(focus, language) if focus else framing.topic_name(slots, language)
     # The Korean glance line names what all backed sentences say, quoted or not (a Korean
     # answer quotes fewer of them, and cuts some short, to stay Korean enough).
-    glance_pool = [s for _, s in backed]
+    gist = glance_line([s for _, s in backed], kind, framing.lead(kind, topic, "ko"), medicine) if language == "ko" else ""
     if language == "ko" and KO_QUOTE_LETTERS:
         backed = [(e, replace(s, text=shortened_quote(s.text, KO_QUOTE_LETTERS))) for e, s in backed]
     if language == "ko" and KO_MIN_HANGUL and len(backed) > 1:
         before = len(backed)
-        backed = _within_korean_share(backed, frame_top, kind, topic, texts, medicine,
-                                      glance=glance_pool)
+        backed = _within_korean_share(backed, frame_top, kind, topic, texts, medicine, gist=gist)
         if len(backed) < before:
             decisions.append(f"compose: {len(backed)} of {before} sentences quoted, so that the Korean answer "
                              f"stays at least {KO_MIN_HANGUL:.0%} Korean")
@@ -526,7 +525,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     decisions.append(f"compose: {len(sourced)} sentences selected (MMR λ={MMR_LAMBDA})")
     sentences = [*frame_top, lead, *sourced, closing]
     return Composition(render_composition(frame_top, lead, sourced, closing, language, kind, medicine,
-                                          glance=glance_pool), sentences,
+                                          gist=gist), sentences,
                        kind, query, decisions)
 
 
@@ -551,7 +550,7 @@ def shortened_quote(text: str, letters: int) -> str:
     return f"{text[:cut].rstrip(' ;,:')} …" if cut else text
 
 
-def _within_korean_share(backed, frame_top, kind, topic, texts, medicine=False, glance=None):
+def _within_korean_share(backed, frame_top, kind, topic, texts, medicine=False, gist=None):
     """The backed sentences a Korean answer quotes so that it stays at least KO_MIN_HANGUL
     Hangul: the longest prefix (in order of relevance) that does, and at least the first
     KO_FIRST_QUOTES. When even those read too English, they are cut shorter at list items or
@@ -561,7 +560,7 @@ def _within_korean_share(backed, frame_top, kind, topic, texts, medicine=False, 
     closing = Support(texts["disclaimer"], kind=NOTICE)
 
     def korean_enough(pairs) -> bool:
-        shown = render_composition(frame_top, lead, [s for _, s in pairs], closing, "ko", kind, medicine, glance=glance)
+        shown = render_composition(frame_top, lead, [s for _, s in pairs], closing, "ko", kind, medicine, gist=gist)
         return hangul_share(shown) >= KO_MIN_HANGUL
 
     kept = backed[:KO_FIRST_QUOTES]
@@ -577,16 +576,23 @@ def _within_korean_share(backed, frame_top, kind, topic, texts, medicine=False, 
     return kept
 
 
+def glance_line(backed: Sequence[Support], kind: str, lead_text: str, medicine: bool = False) -> str:
+    """The Korean answer's at-a-glance line: what the backed sentences about the asked kind
+    name, none that denies something."""
+    on_kind = [(i.text, i.source) for i in backed if facet(i.text, kind, medicine) == kind and not is_negated(i.text)]
+    return framing.korean_gist(on_kind, kind, lead_text)
+
+
 def render_composition(frame_top: Sequence[Support], lead: Support, sourced: Sequence[Support], closing: Support,
-                       language: str, kind: str = "", medicine: bool = False, glance=None) -> str:
+                       language: str, kind: str = "", medicine: bool = False, gist: str | None = None) -> str:
+    """The answer text. A Korean answer's `gist` is its glance line, made once by `compose`
+    from every backed sentence; without one it is made from the quotes shown."""
     blocks = [item.text for item in frame_top]
     if language == "ko":
         lines = [lead.text]
         if sourced:
-            # At a glance: what the backed sentences about the asked kind name, none that denies something.
-            on_kind = [(i.text, i.source) for i in (sourced if glance is None else glance)
-                       if facet(i.text, kind, medicine) == kind and not is_negated(i.text)]
-            gist = framing.korean_gist(on_kind, kind, lead.text)
+            if gist is None:
+                gist = glance_line(sourced, kind, lead.text, medicine)
             if gist:
                 lines += ["", gist]
             lines.append("")

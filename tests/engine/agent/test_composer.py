@@ -206,7 +206,8 @@ def test_the_glance_line_takes_only_quotes_about_the_asked_kind_that_deny_nothin
     assert "[1]" not in glance and "[3]" not in glance
     # The line names what every backed sentence says, also one left unquoted to keep the answer Korean.
     unquoted = Support("Inhaled corticosteroids treat asthma.", source=4)
-    shown = composer.render_composition([], lead, quotes, closing, "ko", "treatment", glance=[*quotes, unquoted])
+    gist = composer.glance_line([*quotes, unquoted], "treatment", lead.text)
+    shown = composer.render_composition([], lead, quotes, closing, "ko", "treatment", gist=gist)
     glance = next(line for line in shown.splitlines() if line.startswith("한눈에 보기"))
     assert "[4]" in glance and "Inhaled corticosteroids" not in shown
 
