@@ -57,6 +57,12 @@ _SENTENCE_OPENERS = frozenset("The A An This These Those It Its If When Most Man
                               "There Each All Other To".split())
 _LIST_CUE = re.compile(r"\b(?:include|includes|including|following|below|are|as|examples?)\b(?:\W+\w+){0,3}\W*$", re.I)
 _MAX_HEADING_WORDS = 8
+# Words that go on or end a name begun by capitalised words ("Centers for Disease Control and
+# Prevention", "Fanconi Bickel syndrome"), and words that begin a sentence rather than a heading
+# ("In the United States ...", "See the PDQ summary").
+_NAME_GOES_ON = frozenset({"and", "or", "of", "by", "for", "&"})
+_NAME_ENDINGS = frozenset({"syndrome", "disease", "disorder"})
+_PLACE_WORDS = frozenset({"In", "See", "On", "For", "At"})
 _FOLLOWING = re.compile(r"\b(?:the|these)\s+following\b|\bas follows\b", re.I)
 # Web page link text left at a sentence's start: the Spanish-page link ("Español", its "ñ"
 # often lost) and "(Click the table on the right ...)", "(See below)".
@@ -143,16 +149,29 @@ def _heading_word(word: str) -> bool:
 
 def without_heading(sentence: str) -> str:
     """`sentence` without a section heading run into its start (the heading says nothing alone):
-    capitalised words before a sentence opener, or before the heading's own last word
-    starting the sentence."""
+    capitalised words before a sentence opener, before the heading's own first or last word
+    starting the sentence ("Lactose Intolerance Lactose intolerance is ..."), after a heading
+    in capitals ("FEVER Acetaminophen can ..."), or a title of three words or more before a
+    capitalised word and a lower-case one ("Effects of NSAID Drugs Non-steroidal
+    anti-inflammatory drugs can ..."), unless that word goes on a name ("Centers for Disease
+    Control and Prevention", "Fanconi Bickel syndrome")."""
     words = sentence.split(" ")
     for k in range(1, min(len(words) - 2, _MAX_HEADING_WORDS) + 1):
         opener, after = words[k], words[k + 1]
-        repeated = opener == words[k - 1]   # "... Anemia Jaundice Jaundice refers to ..."
-        if not (opener in _SENTENCE_OPENERS or repeated) or not after[:1].islower():
+        if not opener[:1].isupper() or not after[:1].islower():
             continue
         heading = words[:k]
-        if heading[0][:1].isupper() and heading[-1] not in _HEADING_JOINERS and all(map(_heading_word, heading)):
+        if not (heading[0][:1].isupper() and heading[-1] not in _HEADING_JOINERS and all(map(_heading_word, heading))):
+            continue
+        if opener in _SENTENCE_OPENERS:
+            return " ".join(words[k:])
+        if after in _NAME_GOES_ON or after.strip(",.") in _NAME_ENDINGS:
+            continue
+        restated = opener.lower() in (heading[0].lower(), heading[-1].lower())  # "... Jaundice Jaundice refers to"
+        shouted = not opener.isupper() and all(len(w) >= 4 and w.isupper() for w in heading)
+        titled = (len(heading) >= 3 and not opener.isupper()
+                  and not any(w in _SENTENCE_OPENERS or w in _PLACE_WORDS for w in heading))
+        if restated or shouted or titled:
             return " ".join(words[k:])
     return sentence
 

@@ -66,6 +66,26 @@ def test_a_section_heading_run_into_a_sentence_is_left_out():
         ["The National Institutes of Health funds research."]
 
 
+def test_a_title_or_capitals_heading_run_into_a_sentence_is_left_out_and_a_name_is_not():
+    headed = {"Effects of NSAID Drugs Non-steroidal anti-inflammatory drugs can harm your kidneys.":
+              "Non-steroidal anti-inflammatory drugs can harm your kidneys.",
+              "Treating Medical Conditions That May Cause Palpitations Work with your doctor.":
+              "Work with your doctor.",
+              "FEVER Acetaminophen can lower a fever.": "Acetaminophen can lower a fever.",
+              "Lactose Intolerance Lactose intolerance means you cannot digest lactose.":
+              "Lactose intolerance means you cannot digest lactose."}
+    for sentence, kept in headed.items():
+        assert passage_units(sentence) == [kept]
+    for sentence in ("Centers for Disease Control and Prevention recommends a yearly flu shot.",
+                     "In the United States, about 20 million people have asthma.",
+                     "Management of Fanconi Bickel syndrome generally focuses on the symptoms.",
+                     "The National Kidney Foundation recommends routine checkups.",
+                     "Vitamin D helps the body absorb calcium.",
+                     "AMD is a disease that blurs central vision.",
+                     "Children with Von Hippel-Lindau disease should be checked yearly."):
+        assert passage_units(sentence) == [sentence]
+
+
 def test_a_list_that_lost_its_line_breaks_is_restored_and_the_next_sentence_kept_apart():
     units = passage_units("Other signs may include: Shortness of breath Dizziness Cold hands and feet Pale skin "
                           "These signs occur because the heart works harder.")
