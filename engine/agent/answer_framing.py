@@ -72,6 +72,7 @@ TEXTS = {
                             "{name}에 대해서는 약사나 처방한 의사에게 물어봐 주세요.",
         "key_terms": "핵심어",
         "gist": "한눈에 보기 — 출처의 {facet} 관련 문장에 나오는 용어: {terms}.",
+        "unquoted": "영어 원문을 싣지 않은 근거 문장 {sources}에 나오는 용어: {terms}.",
         "how_to_read": "아래 근거는 영어 출처의 원문 그대로이며, 각 문장 앞에 그 문장이 다루는 주제와 핵심어를 한국어로 적었습니다.",
         "weak": "출처로 뒷받침되지 않는 문장은 뺐습니다.",
     },
@@ -201,6 +202,35 @@ _GLANCE_LEAVES_OUT = {"symptoms": {"condition"}, "side_effects": {"condition"},
                          for kind in ("treatment", "prevention", "diagnosis", "dosage", "what_to_do")}}
 
 
+def korean_unquoted(sentences: Sequence[tuple[str, int]], lead_text: str, limit: int = 10) -> str:
+    """One Korean line naming what the backed sentences a Korean answer does not quote say
+    (it quotes fewer to stay Korean enough): their key terms, each with its [n], leaving out
+    the topic, words that only name a kind of fact and mere qualifiers. Empty when nothing is left."""
+    cited = _cited_terms(sentences, lead_text, set(), limit)
+    if not cited:
+        return ""
+    sources = "".join(f"[{n}]" for n in dict.fromkeys(n for _, n in sentences))
+    return TEXTS["ko"]["unquoted"].format(sources=sources, terms=_listed(cited, limit))
+
+
+def _cited_terms(sentences: Sequence[tuple[str, int]], lead_text: str, other_sorts: set, limit: int) -> dict[str, list[int]]:
+    """Korean key terms of `sentences` with the [n] of each sentence that names them."""
+    left_out, slots = _GIST_GENERIC | qualifier_names(), korean_name_slots()
+    cited: dict[str, list[int]] = {}
+    for text, source in sentences:
+        for term in korean_key_terms(text, limit=limit * 2):
+            if term in left_out or term in lead_text or slots.get(term) in other_sorts:
+                continue
+            numbers = cited.setdefault(term, [])
+            if source not in numbers:
+                numbers.append(source)
+    return cited
+
+
+def _listed(cited: dict[str, list[int]], limit: int) -> str:
+    return ", ".join(f"{term} {''.join(f'[{n}]' for n in numbers)}" for term, numbers in list(cited.items())[:limit])
+
+
 def korean_gist(quotes: Sequence[tuple[str, int]], kind: str, lead_text: str, limit: int = 10) -> str:
     """One Korean line that says at a glance what the source sentences about the asked `kind`
     of fact (치료, 증상 …) name, of the sort that kind asks for (no diseases among symptoms): the Korean names of their concepts and medical words,
@@ -210,20 +240,11 @@ def korean_gist(quotes: Sequence[tuple[str, int]], kind: str, lead_text: str, li
     gives only sentences the support check backed and that deny nothing: "Antibiotics do not
     help" must not put 항생제 under 치료. The line lists what those sentences name and claims
     nothing of its own."""
-    left_out = _GIST_GENERIC | qualifier_names()
-    other_sorts, slots = _GLANCE_LEAVES_OUT.get(kind, set()), korean_name_slots()
-    cited: dict[str, list[int]] = {}
-    for text, source in quotes:
-        for term in korean_key_terms(text, limit=limit * 2):
-            if term in left_out or term in lead_text or slots.get(term) in other_sorts:
-                continue
-            numbers = cited.setdefault(term, [])
-            if source not in numbers:
-                numbers.append(source)
+    cited = _cited_terms(quotes, lead_text, _GLANCE_LEAVES_OUT.get(kind, set()), limit)
     if not cited:
         return ""
-    terms = ", ".join(f"{term} {''.join(f'[{n}]' for n in numbers)}" for term, numbers in list(cited.items())[:limit])
-    return TEXTS["ko"]["gist"].format(facet=FACET_NAMES_KO.get(kind, FACET_NAMES_KO["other"]), terms=terms)
+    return TEXTS["ko"]["gist"].format(facet=FACET_NAMES_KO.get(kind, FACET_NAMES_KO["other"]),
+                                      terms=_listed(cited, limit))
 
 
 def topic_name(slots: dict, language: str, fallback: str = "") -> str:

@@ -506,12 +506,14 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     gist = glance_line([s for _, s in backed], kind, framing.lead(kind, topic, "ko"), medicine) if language == "ko" else ""
     if language == "ko" and KO_QUOTE_LETTERS:
         backed = [(e, replace(s, text=shortened_quote(s.text, KO_QUOTE_LETTERS))) for e, s in backed]
+    unquoted = ""
     if language == "ko" and KO_MIN_HANGUL and len(backed) > 1:
-        before = len(backed)
+        every = backed
         backed = _within_korean_share(backed, frame_top, kind, topic, texts, medicine, gist=gist)
-        if len(backed) < before:
-            decisions.append(f"compose: {len(backed)} of {before} sentences quoted, so that the Korean answer "
+        if len(backed) < len(every):
+            decisions.append(f"compose: {len(backed)} of {len(every)} sentences quoted, so that the Korean answer "
                              f"stays at least {KO_MIN_HANGUL:.0%} Korean")
+            unquoted = unquoted_line(every, backed, framing.lead(kind, topic, "ko"))
     order = {id(e): i for i, e in enumerate(reading_order([e for e, _ in backed], kind, medicine))}
     sourced = [s for e, s in sorted(backed, key=lambda pair: order[id(pair[0])])]
     if sourced:
@@ -525,7 +527,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     decisions.append(f"compose: {len(sourced)} sentences selected (MMR λ={MMR_LAMBDA})")
     sentences = [*frame_top, lead, *sourced, closing]
     return Composition(render_composition(frame_top, lead, sourced, closing, language, kind, medicine,
-                                          gist=gist), sentences,
+                                          gist=gist, unquoted=unquoted), sentences,
                        kind, query, decisions)
 
 
@@ -560,7 +562,8 @@ def _within_korean_share(backed, frame_top, kind, topic, texts, medicine=False, 
     closing = Support(texts["disclaimer"], kind=NOTICE)
 
     def korean_enough(pairs) -> bool:
-        shown = render_composition(frame_top, lead, [s for _, s in pairs], closing, "ko", kind, medicine, gist=gist)
+        shown = render_composition(frame_top, lead, [s for _, s in pairs], closing, "ko", kind, medicine, gist=gist,
+                                   unquoted=unquoted_line(backed, pairs, lead.text))
         return hangul_share(shown) >= KO_MIN_HANGUL
 
     kept = backed[:KO_FIRST_QUOTES]
@@ -576,6 +579,13 @@ def _within_korean_share(backed, frame_top, kind, topic, texts, medicine=False, 
     return kept
 
 
+def unquoted_line(backed, quoted, lead_text: str) -> str:
+    """The Korean line naming what the backed sentences left unquoted say (none that denies something)."""
+    shown = {id(e) for e, _ in quoted}
+    return framing.korean_unquoted([(s.text, s.source) for e, s in backed
+                                    if id(e) not in shown and not is_negated(s.text)], lead_text)
+
+
 def glance_line(backed: Sequence[Support], kind: str, lead_text: str, medicine: bool = False) -> str:
     """The Korean answer's at-a-glance line: what the backed sentences about the asked kind
     name, none that denies something."""
@@ -584,7 +594,8 @@ def glance_line(backed: Sequence[Support], kind: str, lead_text: str, medicine: 
 
 
 def render_composition(frame_top: Sequence[Support], lead: Support, sourced: Sequence[Support], closing: Support,
-                       language: str, kind: str = "", medicine: bool = False, gist: str | None = None) -> str:
+                       language: str, kind: str = "", medicine: bool = False, gist: str | None = None,
+                       unquoted: str = "") -> str:
     """The answer text. A Korean answer's `gist` is its glance line, made once by `compose`
     from every backed sentence; without one it is made from the quotes shown."""
     blocks = [item.text for item in frame_top]
@@ -604,6 +615,8 @@ def render_composition(frame_top: Sequence[Support], lead: Support, sourced: Seq
             label = framing.FACET_NAMES_KO[facet(item.source_sentence or item.text, kind, medicine)]
             prefix = f"{label} · {framing.texts('ko')['key_terms']}: {', '.join(terms)}" if terms else label
             lines.append(f'- {prefix} — "{item.text}" [{item.source}]')
+        if sourced and unquoted:
+            lines.append(f"- {unquoted}")
         blocks.append("\n".join(lines))
     else:
         body = " ".join(f"{item.text} [{item.source}]" for item in sourced)

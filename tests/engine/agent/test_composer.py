@@ -212,6 +212,30 @@ def test_the_glance_line_takes_only_quotes_about_the_asked_kind_that_deny_nothin
     assert "[4]" in glance and "Inhaled corticosteroids" not in shown
 
 
+def test_a_korean_answer_names_what_the_backed_sentences_it_does_not_quote_say():
+    from engine.agent import composer
+    from engine.agent.answer_framing import korean_unquoted
+    from engine.agent.support import Evidence, Support
+
+    lead = lead_text("definition", "유당불내증", "ko")
+    line = korean_unquoted([("Lactose intolerance develops when the small intestine does not make enough "
+                             "of this enzyme.", 4)], lead)
+    assert line.startswith("영어 원문을 싣지 않은 근거 문장 [4]") and "효소 [4]" in line and "소장 [4]" in line
+    assert "유당불내증" not in line  # the topic is in the lead already
+    assert korean_unquoted([("It was a long day.", 2)], lead) == ""
+
+    backed = [(Evidence(n, text, 0), Support(text, source=n)) for n, text in enumerate(
+        ["Lactose is a sugar in milk.", "Antibiotics do not help lactose intolerance.",
+         "The small intestine makes an enzyme."], 1)]
+    line = composer.unquoted_line(backed, backed[:1], lead)
+    assert "효소 [3]" in line and "항생제" not in line  # a sentence that denies something names nothing
+    assert composer.unquoted_line(backed, backed, lead) == ""
+    closing = Support(texts("ko")["disclaimer"], kind="notice")
+    shown = composer.render_composition([], Support(lead, kind="notice"), [s for _, s in backed[:1]], closing, "ko",
+                                        "definition", unquoted=line)
+    assert f"- {line}" in shown and shown.index('"Lactose is a sugar in milk." [1]') < shown.index(line)
+
+
 def test_a_restatement_from_another_source_is_not_quoted_twice(minilm):
     first = Passage("kb/a", "Warning Signs of Anemia The most common sign of anemia is tiredness. Other signs of "
                     "anemia include: Shortness of breath Dizziness Headache Pale skin These signs come from too "
