@@ -163,15 +163,17 @@ def without_heading(sentence: str) -> str:
         heading = words[:k]
         if not (heading[0][:1].isupper() and heading[-1] not in _HEADING_JOINERS and all(map(_heading_word, heading))):
             continue
-        if opener in _SENTENCE_OPENERS:
+        # "... Jaundice Jaundice refers to", "How Kidney Disease Occurs Kidney disease means ..."
+        restated = (len(opener) >= 4 and opener[1:].islower() and after not in _NAME_GOES_ON
+                    and opener.lower() in {w.lower() for w in heading})
+        if opener in _SENTENCE_OPENERS or restated:
             return " ".join(words[k:])
         if after in _NAME_GOES_ON or after.strip(",.") in _NAME_ENDINGS:
             continue
-        restated = opener.lower() in (heading[0].lower(), heading[-1].lower())  # "... Jaundice Jaundice refers to"
         shouted = not opener.isupper() and all(len(w) >= 4 and w.isupper() for w in heading)
         titled = (len(heading) >= 3 and not opener.isupper()
                   and not any(w in _SENTENCE_OPENERS or w in _PLACE_WORDS for w in heading))
-        if restated or shouted or titled:
+        if shouted or titled:
             return " ".join(words[k:])
     return sentence
 

@@ -73,7 +73,9 @@ def test_a_title_or_capitals_heading_run_into_a_sentence_is_left_out_and_a_name_
               "Work with your doctor.",
               "FEVER Acetaminophen can lower a fever.": "Acetaminophen can lower a fever.",
               "Lactose Intolerance Lactose intolerance means you cannot digest lactose.":
-              "Lactose intolerance means you cannot digest lactose."}
+              "Lactose intolerance means you cannot digest lactose.",
+              "How Kidney Disease Occurs Kidney disease means the kidneys are damaged.":
+              "Kidney disease means the kidneys are damaged."}
     for sentence, kept in headed.items():
         assert passage_units(sentence) == [kept]
     for sentence in ("Centers for Disease Control and Prevention recommends a yearly flu shot.",
