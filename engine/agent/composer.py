@@ -103,6 +103,9 @@ _TAKEN_WITH = re.compile(r"\b(take|taking|use|using|drink|drinking|mix|mixing)\b
 _KIND_ORDER = ("interaction", "side_effects", "dosage", "diagnosis", "prevention", "treatment", "what_to_do", "causes", "symptoms",
                "definition")
 
+# "Folic acid may significantly reduce the incidence of neural tube defects" is about prevention,
+# however much its "risk of" sounds like causes.
+_LOWERS_RISK = r"\b(?:lower|reduce|decrease)s?(?:\s+\w+){0,2}?\s+(?:risk|chance|incidence|odds)\b"
 _FACET_CUES: dict[str, re.Pattern] = {
     "definition": re.compile(r"\b(is|are) (a|an|the|one|when)\b|\brefers? to\b|\bmeans?\b|\bis called\b", re.I),
     "causes": re.compile(r"\b(is|are|be|often|usually|mostly) caused\b|\bcauses? of\b|\bdue to\b|\bbecause\b|\bhappens? when\b|\bresult(s|ing)? (of|from)\b|\brisk factor"
@@ -112,7 +115,7 @@ _FACET_CUES: dict[str, re.Pattern] = {
     "diagnosis": re.compile(r"\bdiagnos|\btests?\b|\bexam|\bbiops|\bmeasur|\bscreen|\bx-ray|\bscan\b|\breading", re.I),
     "treatment": re.compile(r"\btreat|\btherap|\bmedicine|\bmedication|\bsurgery|\bdrugs?\b|\bprescri|\binhaler"
                             r"|\bantibiotic|\binsulin|\bhormone", re.I),
-    "prevention": re.compile(r"\bprevent|\bavoid|\b(lower|reduce)s? (your|the) (risk|chance)|\bvaccin|\bflu shot"
+    "prevention": re.compile(r"\bprevent|\bavoid|" + _LOWERS_RISK + r"|\bprotect(s|ing)? (you|your|against|them|children|people)\b|\bvaccin|\bflu shot"
                              r"|\bhealthy|\bexercise|\bquit", re.I),
     "dosage": re.compile(r"\bmg\b|\bmilligram|\bdoses?\b|\bdaily\b|\bper day\b|\beach day\b|\bevery \d+|\bunits?\b",
                          re.I),
@@ -253,6 +256,8 @@ def facet(sentence: str, kind: str = "", medicine: bool = False) -> str:
         return "side_effects" if name == "symptoms" and medicine else name
     if kind in _FACET_CUES and _FACET_CUES[kind].search(sentence):
         return kind
+    if re.search(_LOWERS_RISK, sentence, re.I):
+        return "prevention"
     for name in READING_ORDER[:-1]:
         if _FACET_CUES[name].search(sentence):
             if name == "side_effects" and not medicine and not _SIDE_EFFECTS_NAMED.search(sentence):

@@ -383,6 +383,12 @@ def test_a_quote_is_labelled_by_its_purpose_the_asked_kind_and_whether_a_medicin
     assert facet("Aspirin may cause nausea and an upset stomach.", "side_effects", medicine=True) == "side_effects"
     assert facet("Common reactions are nausea and an upset stomach.", "", medicine=True) == "side_effects"
     assert facet("Side effects can include soreness and redness where the shot was given.") == "side_effects"
+    # Lowering a risk is prevention, whatever the asked kind; raising one is a cause.
+    folic = "Adding folic acid to the diet of women may significantly reduce the incidence of neural tube defects."
+    assert facet(folic, "prevention") == facet(folic, "definition") == "prevention"
+    assert facet("Taking aspirin can lower your risk of a heart attack.", "definition") == "prevention"
+    assert facet("Smoking increases the risk of a heart attack.", "definition") == "causes"
+    assert facet("A neural tube defect affects the spine and its protective coverings.", "prevention") != "prevention"
 
 
 def test_the_page_that_answers_the_asked_kind_is_read_even_when_ranked_after_the_first_five():
