@@ -36,7 +36,7 @@ from engine.agent import answer_framing as framing
 from engine.agent.support import ALERT, NOTICE, PROFILE, Evidence, Support, SupportChecker, evidence_from
 from engine.clinical.slot_model import NAMING_SLOTS, TOPIC_SLOTS
 from engine.knowledge.corpus import title_question
-from engine.knowledge.questions import title_facets
+from engine.knowledge.questions import MEDICINE_PAGE_QTYPES, title_facets
 from engine.text import (has_hangul, hangul_share, is_negated, latin_letters, medical_words, split_answer_sentences,
                          tokenize)
 
@@ -325,10 +325,14 @@ def question_topic(focus: Sequence[str], slots: dict, concepts) -> Topic:
 
 
 def is_on_topic(item: Evidence, documents: Sequence, topic: Topic, concepts) -> bool:
-    """The sentence names what the question is about, or its passage's question does."""
+    """The sentence's passage's question names what the question is about, or the sentence
+    does, unless the passage is another medicine's own page ("Methylprednisolone makes your
+    stomach more susceptible to aspirin" says nothing of aspirin's side effects)."""
     doc = documents[item.source - 1] if 0 < item.source <= len(documents) else None
     title = title_question(getattr(doc, "title", "") or "")
-    return topic.named_in(title, concepts) or topic.named_in(item.text, concepts)
+    if topic.named_in(title, concepts):
+        return True
+    return _qtype(doc) not in MEDICINE_PAGE_QTYPES and topic.named_in(item.text, concepts)
 
 
 def about_the_medicine(pool: list[Evidence], documents: Sequence, topic: Topic, concepts) -> tuple[list[Evidence], int]:

@@ -265,10 +265,14 @@ def test_a_medicine_answer_quotes_no_other_medicine(minilm, clinical_pack):
 
     checker = SupportChecker(minilm, concept_reader(SimpleNamespace(clinical=SimpleNamespace(extract=extract))))
     question = "What are the side effects of aspirin?"
+    reactions = Passage("reactions", "Aspirin can upset your stomach and cause bleeding.",
+                        title="What is (are) Drug Reactions ?")
     composition = compose(question=question, language="en", slots=extract(question),
-                          documents=[AMLODIPINE, WARFARIN], checker=checker)
+                          documents=[AMLODIPINE, WARFARIN, reactions], checker=checker)
     sourced = [s for s in composition.sentences if s.kind == "sourced"]
     assert sourced and all("spirin" in s.text for s in sourced)  # only what names aspirin
+    # ... and not on another medicine's own page: warfarin's page is about warfarin.
+    assert all(s.source == 3 for s in sourced)
     assert "Amlodipine" not in composition.text
     assert any("another medicine" in d for d in composition.decisions)
 
