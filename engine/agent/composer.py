@@ -258,7 +258,10 @@ def facet(sentence: str, kind: str = "", medicine: bool = False) -> str:
         return kind
     if re.search(_LOWERS_RISK, sentence, re.I):
         return "prevention"
-    for name in READING_ORDER[:-1]:
+    # About a medicine, "drugs" or "medicine" says little; its interactions and doses say more.
+    order = [*(k for k in READING_ORDER if k in MEDICINE_KINDS), *(k for k in READING_ORDER[:-1] if k not in MEDICINE_KINDS)] \
+        if medicine else READING_ORDER[:-1]
+    for name in order:
         if _FACET_CUES[name].search(sentence):
             if name == "side_effects" and not medicine and not _SIDE_EFFECTS_NAMED.search(sentence):
                 return "symptoms"

@@ -387,6 +387,8 @@ def test_a_quote_is_labelled_by_its_purpose_the_asked_kind_and_whether_a_medicin
     assert facet("Aspirin may cause nausea and an upset stomach.", "side_effects", medicine=True) == "side_effects"
     assert facet("Common reactions are nausea and an upset stomach.", "", medicine=True) == "side_effects"
     assert facet("Side effects can include soreness and redness where the shot was given.") == "side_effects"
+    interactions = "One problem is interactions between two drugs, such as aspirin and blood thinners."
+    assert facet(interactions, "side_effects", medicine=True) == "interaction"  # not treatment for its "drugs"
     # Lowering a risk is prevention, whatever the asked kind; raising one is a cause.
     folic = "Adding folic acid to the diet of women may significantly reduce the incidence of neural tube defects."
     assert facet(folic, "prevention") == facet(folic, "definition") == "prevention"
