@@ -115,7 +115,8 @@ _FACET_CUES: dict[str, re.Pattern] = {
     "diagnosis": re.compile(r"\bdiagnos|\btests?\b|\bexam|\bbiops|\bmeasur|\bscreen|\bx-ray|\bscan\b|\breading", re.I),
     "treatment": re.compile(r"\btreat|\btherap|\bmedicine|\bmedication|\bsurgery|\bdrugs?\b|\bprescri|\binhaler"
                             r"|\bantibiotic|\binsulin|\bhormone", re.I),
-    "prevention": re.compile(r"\bprevent|\bavoid|" + _LOWERS_RISK + r"|\bprotect(s|ing)? (you|your|against|them|children|people)\b|\bvaccin|\bflu shot"
+    "prevention": re.compile(r"\bprevent|\bavoid|" + _LOWERS_RISK
+                             + r"|\bprotect(s|ing)? (you|your|against|them|children|people)\b|\bvaccin|\bflu shot"
                              r"|\bhealthy|\bexercise|\bquit", re.I),
     "dosage": re.compile(r"\bmg\b|\bmilligram|\bdoses?\b|\bdaily\b|\bper day\b|\beach day\b|\bevery \d+|\bunits?\b",
                          re.I),
@@ -127,6 +128,9 @@ _FACET_CUES: dict[str, re.Pattern] = {
 }
 # The kinds of question asked about a medicine (its nausea is a side effect, a disease's a symptom).
 MEDICINE_KINDS = frozenset({"side_effects", "dosage", "interaction"})
+# About a medicine, "drugs" or "medicine" says little; its interactions, doses and side effects say more.
+_MEDICINE_FACETS_FIRST = (*(k for k in READING_ORDER if k in MEDICINE_KINDS),
+                          *(k for k in READING_ORDER[:-1] if k not in MEDICINE_KINDS))
 _PURPOSE_VERBS = {"treatment": ("treat", "relieve", "ease", "soothe", "manage"),
                   "prevention": ("prevent", "avoid"), "diagnosis": ("diagnose",)}
 _PURPOSE = re.compile(r"^(?:to|in order to)\s+(" + "|".join(v for vs in _PURPOSE_VERBS.values() for v in vs) + r")\b",
@@ -258,10 +262,7 @@ def facet(sentence: str, kind: str = "", medicine: bool = False) -> str:
         return kind
     if re.search(_LOWERS_RISK, sentence, re.I):
         return "prevention"
-    # About a medicine, "drugs" or "medicine" says little; its interactions and doses say more.
-    order = [*(k for k in READING_ORDER if k in MEDICINE_KINDS), *(k for k in READING_ORDER[:-1] if k not in MEDICINE_KINDS)] \
-        if medicine else READING_ORDER[:-1]
-    for name in order:
+    for name in _MEDICINE_FACETS_FIRST if medicine else READING_ORDER[:-1]:
         if _FACET_CUES[name].search(sentence):
             if name == "side_effects" and not medicine and not _SIDE_EFFECTS_NAMED.search(sentence):
                 return "symptoms"

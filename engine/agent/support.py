@@ -149,8 +149,8 @@ def _heading_word(word: str) -> bool:
 
 def without_heading(sentence: str) -> str:
     """`sentence` without a section heading run into its start (the heading says nothing alone):
-    capitalised words before a sentence opener, before the heading's own first or last word
-    starting the sentence ("Lactose Intolerance Lactose intolerance is ..."), after a heading
+    capitalised words before a sentence opener, before a word of the heading that starts the
+    sentence again ("Lactose Intolerance Lactose intolerance is ..."), after a heading
     in capitals ("FEVER Acetaminophen can ..."), or a title of three words or more before a
     capitalised word and a lower-case one ("Effects of NSAID Drugs Non-steroidal
     anti-inflammatory drugs can ..."), unless that word goes on a name ("Centers for Disease
