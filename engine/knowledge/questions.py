@@ -95,7 +95,9 @@ QTYPE_CUES: tuple[tuple[str, str], ...] = (
     ("susceptibility", r"잘\s*걸(?:리|려|린|릴)|걸리기\s*쉬|위험\s*(?:이|인자|군|요인)|누가\s*(?:잘\s*)?걸|(?:저|나|제)도\s*걸리|걸릴\s*(?:수|확률|가능성)|"
                        r"at risk|risk factors?|who (?:gets|is likely|tends)|likely to get|(?:could|will|might) i get"),
     ("prevention", r"예방|안\s*(?:오게|생기게|걸리게)|(?:안|않)\s*(?:생기|걸리|오|하)려면|재발\s*(?:안|방지|을?\s*막)|"
-                   r"prevent|avoid getting|keep .{1,20} from|stop .{1,20} coming back"),
+                   r"위험\s*(?:을|를)?\s*(?:줄이|줄일|낮추|낮출)|"
+                   r"prevent|avoid getting|keep .{1,20} from|stop .{1,20} coming back|"
+                   r"(?:lower|reduce|decrease|cut)\s+(?:my|your|the|his|her|their|our|a)?\s*(?:risk|chance)"),
     ("exams and tests", r"진단|검사|알아보|어떻게\s*알|diagnos|test(?:s|ed|ing)?\b|screen|check(?:ed)? for"),
     ("outlook", r"예후|완치|생존율|회복|얼마나\s*(?:가|오래|살)|진행되면|다\s*낫|낫나|낫는\s*데|나을\s*수|재발|"
                 r"outlook|prognosis|surviv|recover|cured?\b|how long does|go away|progress|come back|recur|life expectancy|how long (?:will|can|do)"),

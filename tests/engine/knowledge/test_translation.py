@@ -49,6 +49,9 @@ def test_title_templates_give_focus_and_question_type():
     ("Will my kidney stones come back?", "outlook"),
     ("요로결석 재발 안하려면 어떻게 해요?", "prevention"),
     ("통풍 발작 오면 뭐 먹어야돼요?", "considerations"),
+    ("심장병 위험을 줄이려면 어떻게 해야 하나요?", "prevention"),
+    ("How can I lower my risk of heart disease?", "prevention"),
+    ("심장병 위험이 있나요?", "susceptibility"),
 ])
 def test_question_type_cues(text, qtype):
     assert detect_qtypes(text)[0] == qtype
