@@ -105,9 +105,20 @@ class Support:
 def passage_units(text: str) -> list[str]:
     """Sentences of a passage; a lead-in ending with ':' and the bullet items after it become
     one sentence ("Symptoms include: thirst; frequent urination."), since the items alone say
-    nothing and the lead-in alone says less."""
+    nothing and the lead-in alone says less. Items on lines of their own, without bullets
+    ("… the following heart-healthy lifestyles:" / "Heart-healthy eating" / "Quitting smoking"),
+    join their lead-in the same way."""
     units: list[str] = []
+    listing = -1  # the unit that is a lead-in with line items joined to it
     for block in split_passage_sentences(text):
+        line = " ".join(block.split())
+        if _is_line_item(line) and units and (listing == len(units) - 1 or units[-1].endswith(":")):
+            if listing != len(units) - 1:
+                units[-1], listing = f"{units[-1].rstrip(':')}: {line}.", len(units) - 1
+            elif units[-1].count("; ") + 1 < _MAX_LIST_ITEMS:
+                units[-1] = f"{units[-1][:-1]}; {line}."
+            continue
+        listing = -1
         pieces = [" ".join(p.split()) for p in _INLINE_BULLET.split(block)]
         starts_with_item = bool(_INLINE_BULLET.match(block))
         pieces = [p for p in pieces if p]
@@ -132,6 +143,12 @@ def passage_units(text: str) -> list[str]:
         units.extend(u for piece in split_passage_sentences(head) for u in _restored(piece))
         units.extend(i if i.endswith((".", "!", "?")) else f"{i}." for i in items)
     return [u for u in units if len(u) > 1]
+
+
+def _is_line_item(line: str) -> bool:
+    """A list item on a line of its own: a few words, no sentence end, no bullet."""
+    return (bool(line) and not line.endswith((".", "!", "?", ":", ";")) and not _INLINE_BULLET.search(line)
+            and len(line.split()) <= _MAX_ITEM_WORDS)
 
 
 def _is_lead_in(unit: str) -> bool:

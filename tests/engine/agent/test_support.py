@@ -88,6 +88,17 @@ def test_a_title_or_capitals_heading_run_into_a_sentence_is_left_out_and_a_name_
         assert passage_units(sentence) == [sentence]
 
 
+def test_list_items_on_lines_of_their_own_join_their_lead_in():
+    text = ("Your risk increases with each risk factor. To reduce your risk, adopt the following lifestyles:\n\n"
+            "Heart-healthy eating\n\nManaging stress\n\nQuitting smoking\n\nKnow your family history.")
+    assert passage_units(text) == ["Your risk increases with each risk factor.",
+                                   "To reduce your risk, adopt the following lifestyles: Heart-healthy eating; "
+                                   "Managing stress; Quitting smoking.",
+                                   "Know your family history."]
+    # A short line after a sentence that announces nothing stays as it was.
+    assert passage_units("Gout is common.\n\nTreatment") == ["Gout is common.", "Treatment"]
+
+
 def test_a_list_that_lost_its_line_breaks_is_restored_and_the_next_sentence_kept_apart():
     units = passage_units("Other signs may include: Shortness of breath Dizziness Cold hands and feet Pale skin "
                           "These signs occur because the heart works harder.")
