@@ -68,6 +68,9 @@ _FOLLOWING = re.compile(r"\b(?:the|these)\s+following\b|\bas follows\b", re.I)
 # often lost) and "(Click the table on the right ...)", "(See below)".
 _LINK_TEXT = re.compile(r"^(?:Espa\S{0,2}ol\s+|\((?:click|see)\b[^)]*\)\s*)+", re.I)
 _MAX_ITEM_WORDS = 6
+# An item on a line of its own may run longer ("High levels of sugar in the blood due to insulin
+# resistance or diabetes"): its line break already says where it ends.
+_MAX_LINE_ITEM_WORDS = 14
 _MIN_FLAT_ITEMS = 3
 
 
@@ -148,7 +151,7 @@ def passage_units(text: str) -> list[str]:
 def _is_line_item(line: str) -> bool:
     """A list item on a line of its own: a few words, no sentence end, no bullet."""
     return (bool(line) and not line.endswith((".", "!", "?", ":", ";")) and not _INLINE_BULLET.search(line)
-            and len(line.split()) <= _MAX_ITEM_WORDS)
+            and len(line.split()) <= _MAX_LINE_ITEM_WORDS)
 
 
 def _is_lead_in(unit: str) -> bool:

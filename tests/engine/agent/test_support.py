@@ -95,6 +95,10 @@ def test_list_items_on_lines_of_their_own_join_their_lead_in():
                                    "To reduce your risk, adopt the following lifestyles: Heart-healthy eating; "
                                    "Managing stress; Quitting smoking.",
                                    "Know your family history."]
+    # A line item may run longer than an inline one: its line break says where it ends.
+    assert passage_units("Factors include:\n\nSmoking\n\nHigh levels of sugar in the blood due to insulin "
+                         "resistance or diabetes") == \
+        ["Factors include: Smoking; High levels of sugar in the blood due to insulin resistance or diabetes."]
     # A short line after a sentence that announces nothing stays as it was.
     assert passage_units("Gout is common.\n\nTreatment") == ["Gout is common.", "Treatment"]
 
