@@ -515,18 +515,22 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     backed = [(e, s) for e, s in zip(picked, verdicts) if s.source is not None]
     topic = framing.focus_name(focus, language) if focus else framing.topic_name(slots, language)
     # The Korean glance line names what all backed sentences say, quoted or not (a Korean
-    # answer quotes fewer of them, and cuts some short, to stay Korean enough).
-    gist = glance_line([s for _, s in backed], kind, framing.lead(kind, topic, "ko"), medicine) if language == "ko" else ""
+    # answer quotes fewer of them, and cuts some short, to stay Korean enough). Terms with no
+    # quote around them name only what is said about the topic: a pain reliever from a page on
+    # another disease must not read as a treatment for hives.
+    named = [(e, s) for e, s in backed if not asked or checker.concepts is None
+             or is_on_topic(e, documents, asked, checker.concepts)]
+    gist = glance_line([s for _, s in named], kind, framing.lead(kind, topic, "ko"), medicine) if language == "ko" else ""
     if language == "ko" and KO_QUOTE_LETTERS:
         backed = [(e, replace(s, text=shortened_quote(s.text, KO_QUOTE_LETTERS))) for e, s in backed]
     unquoted = ""
     if language == "ko" and KO_MIN_HANGUL and len(backed) > 1:
         every = backed
-        backed = _within_korean_share(backed, frame_top, kind, topic, texts, medicine, gist=gist)
+        backed = _within_korean_share(backed, frame_top, kind, topic, texts, medicine, gist=gist, named=named)
         if len(backed) < len(every):
             decisions.append(f"compose: {len(backed)} of {len(every)} sentences quoted, so that the Korean answer "
                              f"stays at least {KO_MIN_HANGUL:.0%} Korean")
-            unquoted = unquoted_line(every, backed, framing.lead(kind, topic, "ko"))
+            unquoted = unquoted_line(named, backed, f"{framing.lead(kind, topic, 'ko')} {gist}")
     order = {id(e): i for i, e in enumerate(reading_order([e for e, _ in backed], kind, medicine))}
     sourced = [s for e, s in sorted(backed, key=lambda pair: order[id(pair[0])])]
     if sourced:
@@ -565,7 +569,7 @@ def shortened_quote(text: str, letters: int) -> str:
     return f"{text[:cut].rstrip(' ;,:')} …" if cut else text
 
 
-def _within_korean_share(backed, frame_top, kind, topic, texts, medicine=False, gist=None):
+def _within_korean_share(backed, frame_top, kind, topic, texts, medicine=False, gist=None, named=None):
     """The backed sentences a Korean answer quotes so that it stays at least KO_MIN_HANGUL
     Hangul: the longest prefix (in order of relevance) that does, and at least the first
     KO_FIRST_QUOTES. When even those read too English, they are cut shorter at list items or
@@ -576,7 +580,8 @@ def _within_korean_share(backed, frame_top, kind, topic, texts, medicine=False, 
 
     def korean_enough(pairs) -> bool:
         shown = render_composition(frame_top, lead, [s for _, s in pairs], closing, "ko", kind, medicine, gist=gist,
-                                   unquoted=unquoted_line(backed, pairs, lead.text))
+                                   unquoted=unquoted_line(backed if named is None else named, pairs,
+                                                          f"{lead.text} {gist or ''}"))
         return hangul_share(shown) >= KO_MIN_HANGUL
 
     kept = backed[:KO_FIRST_QUOTES]
@@ -592,11 +597,12 @@ def _within_korean_share(backed, frame_top, kind, topic, texts, medicine=False, 
     return kept
 
 
-def unquoted_line(backed, quoted, lead_text: str) -> str:
-    """The Korean line naming what the backed sentences left unquoted say (none that denies something)."""
+def unquoted_line(backed, quoted, said: str) -> str:
+    """The Korean line naming what the backed sentences left unquoted say (none that denies
+    something), less the terms the answer's lead and glance line (`said`) already name."""
     shown = {id(e) for e, _ in quoted}
     return framing.korean_unquoted([(s.text, s.source) for e, s in backed
-                                    if id(e) not in shown and not is_negated(s.text)], lead_text)
+                                    if id(e) not in shown and not is_negated(s.text)], said)
 
 
 def glance_line(backed: Sequence[Support], kind: str, lead_text: str, medicine: bool = False) -> str:

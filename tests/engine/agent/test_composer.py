@@ -230,10 +230,30 @@ def test_a_korean_answer_names_what_the_backed_sentences_it_does_not_quote_say()
     line = composer.unquoted_line(backed, backed[:1], lead)
     assert "효소 [3]" in line and "항생제" not in line  # a sentence that denies something names nothing
     assert composer.unquoted_line(backed, backed, lead) == ""
+    # Terms the glance line names already are not named twice.
+    assert "효소" not in composer.unquoted_line(backed, backed[:1], f"{lead} 한눈에 보기 — … 효소 [3]")
     closing = Support(texts("ko")["disclaimer"], kind="notice")
     shown = composer.render_composition([], Support(lead, kind="notice"), [s for _, s in backed[:1]], closing, "ko",
                                         "definition", unquoted=line)
     assert f"- {line}" in shown and shown.index('"Lactose is a sugar in milk." [1]') < shown.index(line)
+
+
+def test_a_korean_answer_names_unquoted_terms_only_from_what_is_said_about_the_topic(minilm, clinical_pack):
+    from engine.agent.writer import concept_reader
+    from engine.clinical import extract
+
+    hives = Passage("hives", "Hives are red and itchy bumps on your skin. Antihistamines relieve the itching of hives. "
+                    "Hives usually go away on their own. Avoiding the trigger treats hives caused by an allergy.",
+                    title="What are the treatments for Hives ?")
+    other = Passage("dish", "Pain relievers such as acetaminophen or ibuprofen may be used to treat pain.",
+                    title="What are the treatments for Diffuse idiopathic skeletal hyperostosis ?")
+    question = "두드러기는 어떻게 치료해요?"
+    checker = SupportChecker(minilm, concept_reader(SimpleNamespace(clinical=SimpleNamespace(extract=extract))))
+    composition = compose(question=question, language="ko", slots=extract(question), documents=[hives, other],
+                          checker=checker)
+    for line in composition.text.splitlines():
+        if "이부프로펜" in line or "진통제" in line:  # only beside the quote that says it
+            assert '"' in line and "ibuprofen" in line
 
 
 def test_a_restatement_from_another_source_is_not_quoted_twice(minilm):
