@@ -105,7 +105,7 @@ _KIND_ORDER = ("interaction", "side_effects", "dosage", "diagnosis", "prevention
 
 # "Folic acid may significantly reduce the incidence of neural tube defects" is about prevention,
 # however much its "risk of" sounds like causes.
-_LOWERS_RISK = r"\b(?:lower|reduce|decrease)s?(?:\s+\w+){0,2}?\s+(?:risk|chance|incidence|odds)\b"
+_LOWERS_RISK = re.compile(r"\b(?:lower|reduce|decrease)s?(?:\s+\w+){0,2}?\s+(?:risk|chance|incidence|odds)\b", re.I)
 _FACET_CUES: dict[str, re.Pattern] = {
     "definition": re.compile(r"\b(is|are) (a|an|the|one|when)\b|\brefers? to\b|\bmeans?\b|\bis called\b", re.I),
     "causes": re.compile(r"\b(is|are|be|often|usually|mostly) caused\b|\bcauses? of\b|\bdue to\b|\bbecause\b|\bhappens? when\b|\bresult(s|ing)? (of|from)\b|\brisk factor"
@@ -115,7 +115,7 @@ _FACET_CUES: dict[str, re.Pattern] = {
     "diagnosis": re.compile(r"\bdiagnos|\btests?\b|\bexam|\bbiops|\bmeasur|\bscreen|\bx-ray|\bscan\b|\breading", re.I),
     "treatment": re.compile(r"\btreat|\btherap|\bmedicine|\bmedication|\bsurgery|\bdrugs?\b|\bprescri|\binhaler"
                             r"|\bantibiotic|\binsulin|\bhormone", re.I),
-    "prevention": re.compile(r"\bprevent|\bavoid|" + _LOWERS_RISK
+    "prevention": re.compile(r"\bprevent|\bavoid|" + _LOWERS_RISK.pattern
                              + r"|\bprotect(s|ing)? (you|your|against|them|children|people)\b|\bvaccin|\bflu shot"
                              r"|\bhealthy|\bexercise|\bquit", re.I),
     "dosage": re.compile(r"\bmg\b|\bmilligram|\bdoses?\b|\bdaily\b|\bper day\b|\beach day\b|\bevery \d+|\bunits?\b",
@@ -260,7 +260,7 @@ def facet(sentence: str, kind: str = "", medicine: bool = False) -> str:
         return "side_effects" if name == "symptoms" and medicine else name
     if kind in _FACET_CUES and _FACET_CUES[kind].search(sentence):
         return kind
-    if re.search(_LOWERS_RISK, sentence, re.I):
+    if _LOWERS_RISK.search(sentence):
         return "prevention"
     for name in _MEDICINE_FACETS_FIRST if medicine else READING_ORDER[:-1]:
         if _FACET_CUES[name].search(sentence):
@@ -514,13 +514,15 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     verdicts = checker.check([e.text for e in picked], evidence)
     backed = [(e, s) for e, s in zip(picked, verdicts) if s.source is not None]
     topic = framing.focus_name(focus, language) if focus else framing.topic_name(slots, language)
-    # The Korean glance line names what all backed sentences say, quoted or not (a Korean
-    # answer quotes fewer of them, and cuts some short, to stay Korean enough). Terms with no
-    # quote around them name only what is said about the topic: a pain reliever from a page on
-    # another disease must not read as a treatment for hives.
-    named = [(e, s) for e, s in backed if not asked or checker.concepts is None
-             or is_on_topic(e, documents, asked, checker.concepts)]
-    gist = glance_line([s for _, s in named], kind, framing.lead(kind, topic, "ko"), medicine) if language == "ko" else ""
+    gist, named = "", backed
+    if language == "ko":
+        # The Korean glance line names what all backed sentences say, quoted or not (a Korean
+        # answer quotes fewer of them, and cuts some short, to stay Korean enough). Terms with no
+        # quote around them name only what is said about the topic: a pain reliever from a page on
+        # another disease must not read as a treatment for hives.
+        if asked and checker.concepts is not None:
+            named = [(e, s) for e, s in backed if is_on_topic(e, documents, asked, checker.concepts)]
+        gist = glance_line([s for _, s in named], kind, framing.lead(kind, topic, "ko"), medicine)
     if language == "ko" and KO_QUOTE_LETTERS:
         backed = [(e, replace(s, text=shortened_quote(s.text, KO_QUOTE_LETTERS))) for e, s in backed]
     unquoted = ""
@@ -578,10 +580,11 @@ def _within_korean_share(backed, frame_top, kind, topic, texts, medicine=False, 
     lead = Support(framing.lead(kind, topic, "ko"), kind=NOTICE)
     closing = Support(texts["disclaimer"], kind=NOTICE)
 
+    named = backed if named is None else named
+
     def korean_enough(pairs) -> bool:
         shown = render_composition(frame_top, lead, [s for _, s in pairs], closing, "ko", kind, medicine, gist=gist,
-                                   unquoted=unquoted_line(backed if named is None else named, pairs,
-                                                          f"{lead.text} {gist or ''}"))
+                                   unquoted=unquoted_line(named, pairs, f"{lead.text} {gist or ''}"))
         return hangul_share(shown) >= KO_MIN_HANGUL
 
     kept = backed[:KO_FIRST_QUOTES]

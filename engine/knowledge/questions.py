@@ -111,9 +111,9 @@ _CUE_PATTERNS = tuple((qtype, re.compile(cue, re.IGNORECASE)) for qtype, cue in 
 # Drug questions and condition questions use different question types.
 DRUG_QTYPES = frozenset({"usage", "side effects", "forget a dose", "precautions"})
 # The question types only a medicine's own page answers (a MedlinePlus drug page is about one medicine).
-MEDICINE_PAGE_QTYPES = frozenset({"usage", "side effects", "forget a dose", "precautions", "important warning",
-                                  "indication", "dietary", "storage and disposal", "emergency or overdose",
-                                  "other information", "brand names", "brand names of combination products"})
+MEDICINE_PAGE_QTYPES = DRUG_QTYPES | {"important warning", "indication", "dietary", "storage and disposal",
+                                      "emergency or overdose", "other information", "brand names",
+                                      "brand names of combination products"}
 
 
 def focus_key(text: str) -> str:
