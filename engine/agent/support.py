@@ -58,16 +58,22 @@ _SENTENCE_OPENERS = frozenset("The A An This These Those It Its If When Most Man
 _LIST_CUE = re.compile(r"\b(?:include|includes|including|following|below|are|as|examples?)\b(?:\W+\w+){0,3}\W*$", re.I)
 _MAX_HEADING_WORDS = 8
 # Words that go on or end a name begun by capitalised words ("Centers for Disease Control and
-# Prevention", "Fanconi Bickel syndrome"), and words that begin a sentence rather than a heading
+# Prevention", "Fanconi Bickel syndrome", "National Cancer Institute"), and words that begin a sentence rather than a heading
 # ("In the United States ...", "See the PDQ summary").
 _NAME_GOES_ON = frozenset({"and", "or", "of", "by", "for", "&"})
 _NAME_ENDINGS = frozenset({"syndrome", "disease", "disorder"})
+_BODY_NAMES = frozenset({"Institute", "Institutes", "Foundation", "Association", "Society", "Center", "Centers",
+                         "Academy", "College", "Department", "Agency", "Organization", "University", "Hospital",
+                         "Clinic", "Program", "Service", "Services", "Council", "Board"})
 _PLACE_WORDS = frozenset({"In", "See", "On", "For", "At"})
 _FOLLOWING = re.compile(r"\b(?:the|these)\s+following\b|\bas follows\b", re.I)
 # Web page link text left at a sentence's start: the Spanish-page link ("Español", its "ñ"
 # often lost) and "(Click the table on the right ...)", "(See below)".
 _LINK_TEXT = re.compile(r"^(?:Espa\S{0,2}ol\s+|\((?:click|see)\b[^)]*\)\s*)+", re.I)
 _MAX_ITEM_WORDS = 6
+# A sentence in parentheses ends where its bracket closes: "(Hemoglobin is the iron-rich protein
+# in red blood cells.) Another goal is to treat the cause." is two sentences.
+_AFTER_PARENTHESIS = re.compile(r"(?<=[.!?]\))\s+(?=[A-Z])")
 # An item on a line of its own may run longer ("High levels of sugar in the blood due to insulin
 # resistance or diabetes"): its line break already says where it ends.
 _MAX_LINE_ITEM_WORDS = 14
@@ -188,12 +194,16 @@ def without_heading(sentence: str) -> str:
                     and opener.lower() in {w.lower() for w in heading})
         if opener in _SENTENCE_OPENERS or restated:
             return " ".join(words[k:])
-        if after in _NAME_GOES_ON or after.strip(",.") in _NAME_ENDINGS:
+        if after in _NAME_GOES_ON or after.strip(",.") in _NAME_ENDINGS or opener in _BODY_NAMES:
             continue
         shouted = not opener.isupper() and all(len(w) >= 4 and w.isupper() for w in heading)
+        # "Viral Pneumonia Antibiotics don't work when the cause of pneumonia is a virus."
+        echoed = (len(heading) == 2 and len(heading[-1]) >= 5 and not opener.isupper()
+                  and heading[0] not in _SENTENCE_OPENERS
+                  and f" {heading[-1].lower()}" in " ".join(words[k + 2:]).lower())
         titled = (len(heading) >= 3 and not opener.isupper()
                   and not any(w in _SENTENCE_OPENERS or w in _PLACE_WORDS for w in heading))
-        if shouted or titled:
+        if shouted or titled or echoed:
             return " ".join(words[k:])
     return sentence
 
@@ -229,7 +239,8 @@ def unflattened_list(sentence: str) -> list[str]:
 
 def _restored(sentence: str) -> list[str]:
     sentence = _LINK_TEXT.sub("", sentence)
-    return [_without_stray_close(u) for u in unflattened_list(without_heading(sentence))] if sentence else []
+    return [_without_stray_close(u) for part in _AFTER_PARENTHESIS.split(sentence) if part
+            for u in unflattened_list(without_heading(part))]
 
 
 def _without_stray_close(unit: str) -> str:

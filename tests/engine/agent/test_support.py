@@ -75,7 +75,9 @@ def test_a_title_or_capitals_heading_run_into_a_sentence_is_left_out_and_a_name_
               "Lactose Intolerance Lactose intolerance means you cannot digest lactose.":
               "Lactose intolerance means you cannot digest lactose.",
               "How Kidney Disease Occurs Kidney disease means the kidneys are damaged.":
-              "Kidney disease means the kidneys are damaged."}
+              "Kidney disease means the kidneys are damaged.",
+              "Viral Pneumonia Antibiotics don't work when the cause of pneumonia is a virus.":
+              "Antibiotics don't work when the cause of pneumonia is a virus."}
     for sentence, kept in headed.items():
         assert passage_units(sentence) == [kept]
     for sentence in ("Centers for Disease Control and Prevention recommends a yearly flu shot.",
@@ -84,8 +86,16 @@ def test_a_title_or_capitals_heading_run_into_a_sentence_is_left_out_and_a_name_
                      "The National Kidney Foundation recommends routine checkups.",
                      "Vitamin D helps the body absorb calcium.",
                      "AMD is a disease that blurs central vision.",
-                     "Children with Von Hippel-Lindau disease should be checked yearly."):
+                     "Children with Von Hippel-Lindau disease should be checked yearly.",
+                     "National Cancer Institute researchers study cancer in children.",
+                     "A Common Problem in Older Adults Hearing loss is common in older adults."):
         assert passage_units(sentence) == [sentence]
+
+
+def test_a_sentence_in_parentheses_ends_where_its_bracket_closes():
+    assert passage_units("(Hemoglobin is the iron-rich protein in red blood cells.) Another goal is to treat the "
+                         "cause of the anemia.") == ["(Hemoglobin is the iron-rich protein in red blood cells.)",
+                                                     "Another goal is to treat the cause of the anemia."]
 
 
 def test_list_items_on_lines_of_their_own_join_their_lead_in():
