@@ -83,6 +83,8 @@ READING_ORDER = ("definition", "causes", "symptoms", "diagnosis", "treatment", "
 
 _QUESTION_CUES: dict[str, tuple[str, ...]] = {
     "what_to_do": ("what should i do", "what do i do", "what can i do", "what to do", "should i go", "should i see",
+                   "what should i eat", "what can i eat", "what to eat", "뭘 먹어야", "뭐 먹어야", "무엇을 먹어야",
+                   "뭘 먹으면", "뭐 먹으면",
                    "do i need to see", "어떻게 해야", "어떡해", "어떡하", "어떻게 하면 좋", "해야 하나요", "가야 하나요",
                    "가야 할까요", "어떻게 대처"),
     "interaction": ("interact", "together", "take with", "taking with", "combine", "while taking", "if i am on", "if i'm on", "while on",
@@ -124,7 +126,7 @@ _FACET_CUES: dict[str, re.Pattern] = {
                               r"|\bitching\b|\bnausea\b|\bdizz|\bdrows|\bheadache\b|\brash\b|\bupset stomach\b", re.I),
     "interaction": re.compile(r"\binteract|\btogether\b|\bcombin|\bbleed|\bwith (other|another)", re.I),
     "what_to_do": re.compile(r"\bcall\b|\bsee (a|your) (doctor|health)|\bseek\b|\bemergency\b|\bright away\b|\b911\b"
-                             r"|\bhealth care provider\b|\bshould\b|\bremove\b|\bdrink\b|\brest\b", re.I),
+                             r"|\bhealth care provider\b|\bshould\b|\bremove\b|\bdrink\b|\brest\b(?! of)", re.I),
 }
 # The kinds of question asked about a medicine (its nausea is a side effect, a disease's a symptom).
 MEDICINE_KINDS = frozenset({"side_effects", "dosage", "interaction"})

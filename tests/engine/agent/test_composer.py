@@ -42,6 +42,8 @@ CITED = re.compile(r"\[(\d)\]")
     ("아이 머리에 이가 생겼어요. 머릿니 어떻게 없애요?", "treatment"),
     ("How do you get rid of head lice?", "treatment"),
     ("노로바이러스 장염 안 걸리려면 어떻게 해요?", "prevention"),
+    ("빈혈이 있으면 뭘 먹어야 하나요?", "what_to_do"),  # what to eat, not what anemia is
+    ("성인은 하루에 칼슘을 얼마나 먹어야 하나요?", "dosage"),
 ])
 def test_question_kind(question, kind):
     assert question_kind(asked_part(question)) == kind
@@ -407,6 +409,9 @@ def test_a_quote_is_labelled_by_its_purpose_the_asked_kind_and_whether_a_medicin
     assert facet("Aspirin may cause nausea and an upset stomach.", "side_effects", medicine=True) == "side_effects"
     assert facet("Common reactions are nausea and an upset stomach.", "", medicine=True) == "side_effects"
     assert facet("Side effects can include soreness and redness where the shot was given.") == "side_effects"
+    # "the rest of your body" is no advice to rest.
+    assert facet("Your blood does not carry enough oxygen to the rest of your body.", "what_to_do") != "what_to_do"
+    assert facet("Get plenty of rest and drink fluids.", "what_to_do") == "what_to_do"
     interactions = "One problem is interactions between two drugs, such as aspirin and blood thinners."
     assert facet(interactions, "side_effects", medicine=True) == "interaction"  # not treatment for its "drugs"
     # Lowering a risk is prevention, whatever the asked kind; raising one is a cause.
