@@ -57,7 +57,7 @@ from engine.protocols import Embedder
 from engine.text import TOKENIZER_VERSION, tokenize
 
 FORMAT_VERSION = 1
-CHUNKING_VERSION = "sent-balanced-1"
+CHUNKING_VERSION = "sent-balanced-2"
 MANIFEST = "manifest.json"
 STAGING_PREFIX = ".staging-"
 COMMIT_FOLDER = ".commit"

@@ -63,3 +63,18 @@ def test_an_overlong_sentence_is_cut_at_words():
     text = " ".join(["word"] * 1000)
     chunks = chunk_text(text, 100)
     assert all(n <= 100 for _, n in chunks) and len(chunks) >= 10
+
+
+def test_a_wide_gap_left_by_a_lost_line_break_starts_a_paragraph_and_a_bullet_gap_does_not():
+    from engine.agent.support import passage_units
+
+    page = ("The following can cause swelling that leads to fluid:  - Allergies  - Irritants"
+            "  - Respiratory infections    The following can close the tube:  - Drinking while lying"
+            " on your back    Getting water in a baby's ears will not lead to a blocked tube.")
+    ((text, _),) = chunk_text(page, 256)
+    assert text.count("\n\n") == 2 and "\n\n- " not in text
+    assert passage_units(text) == [
+        "The following can cause swelling that leads to fluid: Allergies; Irritants; Respiratory infections.",
+        "The following can close the tube: Drinking while lying on your back.",
+        "Getting water in a baby's ears will not lead to a blocked tube.",
+    ]
