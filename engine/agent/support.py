@@ -180,7 +180,13 @@ def without_heading(sentence: str) -> str:
     in capitals ("FEVER Acetaminophen can ..."), or a title of three words or more before a
     capitalised word and a lower-case one ("Effects of NSAID Drugs Non-steroidal
     anti-inflammatory drugs can ..."), unless that word goes on a name ("Centers for Disease
-    Control and Prevention", "Fanconi Bickel syndrome")."""
+    Control and Prevention", "Fanconi Bickel syndrome"). A title set off by a spaced colon
+    ("Summary : Taking acetaminophen ...", "How Acetaminophen Can Help Your Child : ...") goes
+    too; a term defined that way in lower case ("Physical exam and history : An exam ...") stays."""
+    title, colon, rest = sentence.partition(" : ")
+    if colon and rest[:1].isupper() and len(title.split()) <= _MAX_HEADING_WORDS and title[:1].isupper() \
+            and all(map(_heading_word, title.split())):
+        return rest
     words = sentence.split(" ")
     for k in range(1, min(len(words) - 2, _MAX_HEADING_WORDS) + 1):
         opener, after = words[k], words[k + 1]

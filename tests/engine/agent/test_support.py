@@ -77,7 +77,10 @@ def test_a_title_or_capitals_heading_run_into_a_sentence_is_left_out_and_a_name_
               "How Kidney Disease Occurs Kidney disease means the kidneys are damaged.":
               "Kidney disease means the kidneys are damaged.",
               "Viral Pneumonia Antibiotics don't work when the cause of pneumonia is a virus.":
-              "Antibiotics don't work when the cause of pneumonia is a virus."}
+              "Antibiotics don't work when the cause of pneumonia is a virus.",
+              "Summary : Taking acetaminophen can help children with a fever feel better.":
+              "Taking acetaminophen can help children with a fever feel better.",
+              "How Acetaminophen Can Help Your Child : Acetaminophen lowers a fever.": "Acetaminophen lowers a fever."}
     for sentence, kept in headed.items():
         assert passage_units(sentence) == [kept]
     for sentence in ("Centers for Disease Control and Prevention recommends a yearly flu shot.",
@@ -88,7 +91,8 @@ def test_a_title_or_capitals_heading_run_into_a_sentence_is_left_out_and_a_name_
                      "AMD is a disease that blurs central vision.",
                      "Children with Von Hippel-Lindau disease should be checked yearly.",
                      "National Cancer Institute researchers study cancer in children.",
-                     "A Common Problem in Older Adults Hearing loss is common in older adults."):
+                     "A Common Problem in Older Adults Hearing loss is common in older adults.",
+                     "Physical exam and history : An exam of the body to check general signs of health."):
         assert passage_units(sentence) == [sentence]
 
 
