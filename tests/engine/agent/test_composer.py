@@ -168,11 +168,14 @@ def test_a_korean_answer_quotes_more_english_only_while_it_stays_korean_enough()
     assert all(s.text.endswith("…") and long_ones[0][1].text.startswith(s.text[:-2]) for _, s in kept)
     assert hangul_share(shown(kept)) > hangul_share(shown(long_ones[:first]))
 
-    # A quote that has nowhere to be cut is quoted whole rather than dropped.
+    # Quotes that have nowhere to be cut are quoted whole, and the least relevant dropped until the
+    # answer reads Korean enough, down to KO_LEAST_QUOTES.
     uncut = quotes("The clinic recommends that people with this condition keep a written record of their "
                    "readings and bring it to every single visit to the clinic for review by the care team")
+    assert hangul_share(shown(uncut[:first])) < composer.KO_MIN_HANGUL
     kept = composer._within_korean_share(uncut, [], "treatment", "고혈압", texts("ko"))
-    assert kept == uncut[:first]
+    assert kept == uncut[:len(kept)] and composer.KO_LEAST_QUOTES <= len(kept) < first
+    assert hangul_share(shown(kept)) >= composer.KO_MIN_HANGUL or len(kept) == composer.KO_LEAST_QUOTES
 
 
 def test_a_korean_answer_says_at_a_glance_what_its_quotes_name():
