@@ -87,8 +87,10 @@ class SentenceTransformerEmbedder:
 
     @property
     def fingerprint(self) -> str:
-        """Everything that changes document vectors (the query length does not)."""
-        return f"{self.name}:{self.sha256[:16]}:{self.backend}:seq{self.max_seq_length}"
+        """Everything that changes document vectors (the query length does not). An int8 index
+        is embedded one text at a time (`embed`); one made in batches is rebuilt."""
+        alone = ":alone" if self.backend == "torch-int8" else ""
+        return f"{self.name}:{self.sha256[:16]}:{self.backend}{alone}:seq{self.max_seq_length}"
 
     def load(self):
         if self._model is None:
@@ -149,6 +151,11 @@ class SentenceTransformerEmbedder:
         # (from the rate so far) errs on the long side; report progress per group.
         order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
         group = max(self.batch_size * 4, 1)
+        # Dynamic int8 quantisation scales a batch's activations together, so a text's vector
+        # would depend on the texts batched with it (two builds of the same chunks agreed only to
+        # a median cosine of 0.98). One text at a time, each gets the vector it gets alone, as a
+        # query does; on two cores that costs about a fifth more build time.
+        batch = 1 if self.backend == "torch-int8" else self.batch_size
         done = 0
         for start in range(0, len(order), group):
             if cancelled is not None and cancelled():
@@ -158,7 +165,7 @@ class SentenceTransformerEmbedder:
                 model.max_seq_length = self.max_seq_length
                 vectors = model.encode(
                     [texts[i] for i in ids],
-                    batch_size=self.batch_size,
+                    batch_size=batch,
                     normalize_embeddings=True,
                     convert_to_numpy=True,
                     show_progress_bar=False,
