@@ -8,7 +8,8 @@ from engine.text import HANGUL_SYLLABLE
 
 _H = HANGUL_SYLLABLE
 _NOT_H_BEFORE = rf"(?<![{_H}0-9A-Za-z])"
-_PARTICLE_AFTER = rf"(?=(?:이|가|은|는|을|를|도|에|의|와|과|랑|한테|께|만|예|입|인|고|로|으로|분|님|신|세|셔|요|였|처럼)|(?![{_H}]))"
+# A particle, or the plural 들 ("아이들이", "애들"), may follow the word.
+_PARTICLE_AFTER = rf"(?=(?:이|가|은|는|을|를|도|에|의|와|과|랑|한테|께|만|예|입|인|고|로|으로|분|님|신|세|셔|요|였|처럼|들)|(?![{_H}]))"
 
 _NATIVE_TENS = {"열": 10, "스무": 20, "스물": 20, "서른": 30, "마흔": 40, "쉰": 50, "예순": 60, "일흔": 70, "여든": 80, "아흔": 90}
 _NATIVE_UNITS = {"한": 1, "두": 2, "세": 3, "네": 4, "다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9}
@@ -65,10 +66,10 @@ _DECADE_WORDS = re.compile(
 _DECADE_WORD_VALUES = {"twenties": 2, "thirties": 3, "forties": 4, "fifties": 5, "sixties": 6, "seventies": 7, "eighties": 8, "nineties": 9}
 _AGE_GROUP_WORDS = [
     (re.compile(rf"신생아|갓난\s*아기|newborn|neonate"), "infant"),
-    (re.compile(rf"{_NOT_H_BEFORE}(?:영아|아기|애기|아가|젖먹이){_PARTICLE_AFTER}|\b(?:infant|baby|babies)\b", re.IGNORECASE | re.ASCII), "infant"),
-    (re.compile(rf"{_NOT_H_BEFORE}(?:유아|어린이|아이|애|아들|딸|초등학생|미취학){_PARTICLE_AFTER}|\b(?:toddler|child|kid|preschooler)\b", re.IGNORECASE | re.ASCII), "child"),
-    (re.compile(rf"{_NOT_H_BEFORE}(?:청소년|중학생|고등학생|사춘기){_PARTICLE_AFTER}|\b(?:teen|teenager|adolescent)\b", re.IGNORECASE | re.ASCII), "adolescent"),
-    (re.compile(rf"{_NOT_H_BEFORE}(?:노인|어르신|고령자|할머니|할아버지){_PARTICLE_AFTER}|\b(?:elderly|older adult|senior|grandmother|grandfather|grandma|grandpa)\b", re.IGNORECASE | re.ASCII), "older_adult"),
+    (re.compile(rf"{_NOT_H_BEFORE}(?:영아|아기|애기|아가|젖먹이){_PARTICLE_AFTER}|\b(?:infants?|baby|babies)\b", re.IGNORECASE | re.ASCII), "infant"),
+    (re.compile(rf"{_NOT_H_BEFORE}(?:유아|어린이|아이|애|아들|딸|초등학생|미취학){_PARTICLE_AFTER}|\b(?:toddlers?|child|children|kids?|preschoolers?)\b", re.IGNORECASE | re.ASCII), "child"),
+    (re.compile(rf"{_NOT_H_BEFORE}(?:청소년|중학생|고등학생|사춘기){_PARTICLE_AFTER}|\b(?:teens?|teenagers?|adolescents?)\b", re.IGNORECASE | re.ASCII), "adolescent"),
+    (re.compile(rf"{_NOT_H_BEFORE}(?:노인|어르신|고령자|할머니|할아버지){_PARTICLE_AFTER}|\b(?:elderly|older adults?|seniors?|grandmother|grandfather|grandma|grandpa)\b", re.IGNORECASE | re.ASCII), "older_adult"),
 ]
 
 _MALE = re.compile(

@@ -88,6 +88,16 @@ def test_pregnancy_and_infant_demographics(clinical_pack):
     assert extract("60대 여성이에요")["demographics"]["age_group"] == "60s"
 
 
+def test_an_age_group_named_in_the_plural_is_found():
+    from engine.clinical.demographics import find_demographics
+
+    groups = {"What causes ear infections in kids?": "child", "How is ADHD diagnosed in children?": "child",
+              "애들 중이염은 왜 생기는 거예요?": "child", "아이들이 기침을 해요": "child",
+              "Acne in teenagers": "adolescent", "Falls in older adults": "older_adult", "Colic in infants": "infant",
+              "kidney stones": None, "childhood asthma": None, "애정이 없어요": None}
+    assert {text: find_demographics(text)["age_group"] for text in groups} == groups
+
+
 def test_korean_word_edges_reject_inner_matches(clinical_pack):
     slots = extract("열심히 운동하고 열량을 줄였어요. 손목이 아파요.")
     assert "fever" not in names(slots["symptoms"]) and "sore throat" not in names(slots["symptoms"])
