@@ -344,6 +344,22 @@ def is_on_topic(item: Evidence, documents: Sequence, topic: Topic, concepts) -> 
     return _qtype(doc) not in MEDICINE_PAGE_QTYPES and topic.named_in(item.text, concepts)
 
 
+# A sentence that speaks of adults and of no child ("Aspirin is very effective for treating
+# fever in adults.") does not answer a question about a child, and may be wrong for one.
+_ADULTS = re.compile(r"\badults?\b", re.I)
+_CHILDREN = re.compile(r"\b(?:child(?:ren|hood)?|kids?|infants?|bab(?:y|ies)|newborns?|toddlers?|teens?|teenagers?|"
+                       r"adolescents?|pediatric|young people|boys?|girls?)\b", re.I)
+YOUNG_AGE_GROUPS = ("infant", "child")
+
+
+def for_the_young(pool: list[Evidence], slots: dict) -> tuple[list[Evidence], int]:
+    """The pool without sentences only about adults, when the question is about an infant or a child."""
+    if ((slots or {}).get("demographics") or {}).get("age_group") not in YOUNG_AGE_GROUPS:
+        return pool, 0
+    kept = [e for e in pool if not _ADULTS.search(e.text) or _CHILDREN.search(e.text)]
+    return kept, len(pool) - len(kept)
+
+
 def about_the_medicine(pool: list[Evidence], documents: Sequence, topic: Topic, concepts) -> tuple[list[Evidence], int]:
     """A medicine's answer quotes only sentences about that medicine ("Amlodipine may cause side
     effects" is no answer about aspirin); the pool unchanged for any other topic, since a
@@ -507,6 +523,10 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
                 decisions.append(f"compose: {left_out} sentences left out: they and their passage name another "
                                  f"medicine than the one asked about")
                 no_medicine_page = not pool
+        pool, adult_only = for_the_young(pool, slots)
+        if adult_only:
+            decisions.append(f"compose: {adult_only} sentences left out: they speak only of adults, and the "
+                             f"question is about a child")
         limit = MAX_SENTENCES_KO if language == "ko" else MAX_SENTENCES
         answering, aside = page_roles(documents, kind, used)
         if pool:

@@ -452,3 +452,16 @@ def test_a_count_of_types_without_the_types_is_not_quoted():
              "The most common form of the disease is open-angle glaucoma."]
     kept = [e.text for e in candidates([Evidence(1, t, i) for i, t in enumerate(texts)])]
     assert kept == texts[1:]
+
+
+def test_a_question_about_a_child_quotes_no_sentence_only_about_adults():
+    from engine.agent.composer import for_the_young
+    from engine.agent.support import Evidence
+
+    pool = [Evidence(1, "Aspirin is very effective for treating fever in adults.", 0),
+            Evidence(1, "Younger children get ear infections more often than older children or adults.", 1),
+            Evidence(2, "Give your child plenty of fluids.", 0)]
+    child = {"demographics": {"age_group": "child"}}
+    assert for_the_young(pool, child) == (pool[1:], 1)
+    assert for_the_young(pool, {"demographics": {"age_group": "older_adult"}}) == (pool, 0)
+    assert for_the_young(pool, {}) == (pool, 0)
