@@ -88,7 +88,7 @@ class SentenceTransformerEmbedder:
     @property
     def fingerprint(self) -> str:
         """Everything that changes document vectors (the query length does not). An int8 index
-        is embedded one text at a time (`embed`); one made in batches is rebuilt."""
+        is embedded one text at a time (`embed_documents`); one made in batches is rebuilt."""
         alone = ":alone" if self.backend == "torch-int8" else ""
         return f"{self.name}:{self.sha256[:16]}:{self.backend}{alone}:seq{self.max_seq_length}"
 
@@ -138,11 +138,26 @@ class SentenceTransformerEmbedder:
         progress: ProgressFn | None = None,
         cancelled: CancelFn | None = None,
     ) -> np.ndarray:
-        """Document vectors in batches (progress, cancellation). A single text with neither
-        callback is a query: it goes through `embed_query`."""
+        """Vectors in batches (progress, cancellation): fast, for the sentences a turn compares.
+        A single text with neither callback is a query: it goes through `embed_query`."""
         texts = list(texts)
         if len(texts) == 1 and progress is None and cancelled is None:
             return self.embed_query(texts[0])[None, :]
+        return self._encode(texts, self.batch_size, progress, cancelled)
+
+    def embed_documents(
+        self,
+        texts: Sequence[str],
+        progress: ProgressFn | None = None,
+        cancelled: CancelFn | None = None,
+    ) -> np.ndarray:
+        """The knowledge index's vectors. Dynamic int8 quantisation scales a batch's activations
+        together, so in a batch a text's vector depends on the texts batched with it (two builds
+        of the same chunks agreed only to a median cosine of 0.98); an int8 index embeds one
+        text at a time, as a query is, which on two cores costs about a fifth more build time."""
+        return self._encode(list(texts), 1 if self.backend == "torch-int8" else self.batch_size, progress, cancelled)
+
+    def _encode(self, texts: list[str], batch: int, progress: ProgressFn | None, cancelled: CancelFn | None) -> np.ndarray:
         model = self.load()
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         if not texts:
@@ -151,11 +166,6 @@ class SentenceTransformerEmbedder:
         # (from the rate so far) errs on the long side; report progress per group.
         order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
         group = max(self.batch_size * 4, 1)
-        # Dynamic int8 quantisation scales a batch's activations together, so a text's vector
-        # would depend on the texts batched with it (two builds of the same chunks agreed only to
-        # a median cosine of 0.98). One text at a time, each gets the vector it gets alone, as a
-        # query does; on two cores that costs about a fifth more build time.
-        batch = 1 if self.backend == "torch-int8" else self.batch_size
         done = 0
         for start in range(0, len(order), group):
             if cancelled is not None and cancelled():

@@ -500,11 +500,12 @@ class KnowledgeBase:
         self._report(progress, "embedding", 0, len(texts), message="chunks embedded")
         if cancelled is not None and cancelled():
             raise BuildCancelled("cancelled before embedding")
-        params = inspect.signature(self.embedder.embed).parameters
+        embed = getattr(self.embedder, "embed_documents", None) or self.embedder.embed
+        params = inspect.signature(embed).parameters
         if "progress" in params or any(p.kind is p.VAR_KEYWORD for p in params.values()):
-            vectors = self.embedder.embed(texts, progress=report, cancelled=cancelled)  # type: ignore[call-arg]
+            vectors = embed(texts, progress=report, cancelled=cancelled)  # type: ignore[call-arg]
         else:  # a plain Embedder: one call, progress at the end
-            vectors = self.embedder.embed(texts)
+            vectors = embed(texts)
             report(len(texts), len(texts))
         return np.ascontiguousarray(vectors, dtype=np.float32)
 
