@@ -42,6 +42,7 @@ from engine.text import (has_hangul, hangul_share, is_negated, latin_letters, me
 
 MIN_SENTENCES, MAX_SENTENCES, MAX_SENTENCES_KO = 3, 6, 6
 HEADING_WORDS = 3  # a unit of fewer words is a heading, not a sentence
+BARE_ITEM_WORDS = 6  # an item of a list without a lead-in that says no more than a name
 LONGEST, LONGEST_KO = 45, 28  # words: a longer sentence is penalised (a Korean answer prefers short quotes)
 # A Korean answer quotes its KO_FIRST_QUOTES most relevant English sentences, and more (up to
 # MAX_SENTENCES_KO) only while the answer stays at least KO_MIN_HANGUL Korean by letters
@@ -285,6 +286,13 @@ def _shape_penalty(sentence: str, longest: int = 45) -> float:
     return penalty
 
 
+def is_bare_list(text: str) -> bool:
+    """A list of a few words per item with no lead-in ("Vaginal yeast infection; Vaginitis."): its
+    items say nothing about what they are a list of."""
+    items = text.rstrip(".").split("; ")
+    return ":" not in text and len(items) > 1 and all(len(_WORDS.findall(i)) <= BARE_ITEM_WORDS for i in items)
+
+
 def candidates(evidence: Sequence[Evidence]) -> list[Evidence]:
     out, seen = [], set()
     for item in evidence:
@@ -299,6 +307,8 @@ def candidates(evidence: Sequence[Evidence]) -> list[Evidence]:
         if len(_WORDS.findall(text)) < HEADING_WORDS:  # a heading run into the text: "Preventing constipation."
             continue
         if _PRONOUN_SUBJECT.match(text) and not _ANNOUNCED_LIST.match(text):
+            continue
+        if is_bare_list(text):
             continue
         seen.add(key)
         out.append(item)

@@ -465,3 +465,14 @@ def test_a_question_about_a_child_quotes_no_sentence_only_about_adults():
     assert for_the_young(pool, child) == (pool[1:], 1)
     assert for_the_young(pool, {"demographics": {"age_group": "older_adult"}}) == (pool, 0)
     assert for_the_young(pool, {}) == (pool, 0)
+
+
+def test_a_list_of_names_without_a_lead_in_is_not_quoted():
+    from engine.agent.composer import candidates
+    from engine.agent.support import Evidence
+
+    bare = Evidence(1, "Vaginal yeast infection; Vaginitis.", 0)
+    led = Evidence(1, "Common causes include: Bacterial infections; Trichomoniasis.", 1)
+    long_items = Evidence(2, "Women can get vaginal yeast infections, causing itchiness, pain and discharge; "
+                             "Yeast infections of the skin cause itching and rashes.", 0)
+    assert candidates([bare, led, long_items]) == [led, long_items]
