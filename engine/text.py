@@ -56,6 +56,14 @@ def latin_letters(text: str) -> int:
     return sum(1 for ch in text if ch.isascii() and ch.isalpha())
 
 
+_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
+
+
+def latin_words(text: str) -> list[str]:
+    """The English words of `text` (letters, apostrophes and hyphens; no numbers)."""
+    return _LATIN_WORD.findall(text)
+
+
 def hangul_share(text: str) -> float:
     """Hangul syllables / (Hangul syllables + Latin letters): how Korean a text reads."""
     hangul, latin = hangul_syllables(text), latin_letters(text)

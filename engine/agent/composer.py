@@ -33,16 +33,16 @@ from typing import Sequence
 import numpy as np
 
 from engine.agent import answer_framing as framing
-from engine.agent.support import ALERT, NOTICE, PROFILE, Evidence, Support, SupportChecker, evidence_from
+from engine.agent.support import (ALERT, NOTICE, PROFILE, Evidence, Support, SupportChecker, evidence_from,
+                                  is_bare_list)
 from engine.clinical.slot_model import NAMING_SLOTS, TOPIC_SLOTS
 from engine.knowledge.corpus import title_question
 from engine.knowledge.questions import MEDICINE_PAGE_QTYPES, title_facets
-from engine.text import (has_hangul, hangul_share, is_negated, latin_letters, medical_words, split_answer_sentences,
-                         tokenize)
+from engine.text import (has_hangul, hangul_share, is_negated, latin_letters, latin_words, medical_words,
+                         split_answer_sentences, tokenize)
 
 MIN_SENTENCES, MAX_SENTENCES, MAX_SENTENCES_KO = 3, 6, 6
 HEADING_WORDS = 3  # a unit of fewer words is a heading, not a sentence
-BARE_ITEM_WORDS = 6  # an item of a list without a lead-in that says no more than a name
 LONGEST, LONGEST_KO = 45, 28  # words: a longer sentence is penalised (a Korean answer prefers short quotes)
 # A Korean answer quotes its KO_FIRST_QUOTES most relevant English sentences, and more (up to
 # MAX_SENTENCES_KO) only while the answer stays at least KO_MIN_HANGUL Korean by letters
@@ -179,7 +179,6 @@ _RESEARCH_NOTE = re.compile(r"\b(?:supports?|conducts?|funds?|sponsors?)\b(?:[\s
 _EMPTY_ANNOUNCEMENT = re.compile(r"^there (?:are|is) (?:many|several|some|a few|a number of|two|three|four)"
                                  r" (?:(?:different|main|common) )?(?:(?:things|ways|steps) (?:you|people|that you) can"
                                  r" (?:do|take)\b|(?:types|kinds|forms)\b)[^:;]*\.$", re.I)
-_WORDS = re.compile(r"[A-Za-z][A-Za-z'\-]*")
 
 
 @dataclass
@@ -246,7 +245,7 @@ def english_query(question: str, slots: dict, kind: str, focus: Sequence[str] = 
         return asked_part(question) if is_message(question) else question
     names = [i.get("name", "") for key in NAMING_SLOTS
              for i in (slots or {}).get(key, []) if isinstance(i, dict) and i.get("name") and not i.get("negated")]
-    latin = " ".join(_WORDS.findall(question))
+    latin = " ".join(latin_words(question))
     focus_text = " and ".join(dict.fromkeys(names)) or latin
     return _PHRASING[kind].format(f=focus_text) if focus_text else question
 
@@ -277,20 +276,13 @@ def facet(sentence: str, kind: str = "", medicine: bool = False) -> str:
 
 
 def _shape_penalty(sentence: str, longest: int = 45) -> float:
-    words = len(_WORDS.findall(sentence))
+    words = len(latin_words(sentence))
     penalty = 0.0
     if words < 6:
         penalty += 0.25
     if words > longest:
         penalty += 0.15
     return penalty
-
-
-def is_bare_list(text: str) -> bool:
-    """A list of a few words per item with no lead-in ("Vaginal yeast infection; Vaginitis."): its
-    items say nothing about what they are a list of."""
-    items = text.rstrip(".").split("; ")
-    return ":" not in text and len(items) > 1 and all(len(_WORDS.findall(i)) <= BARE_ITEM_WORDS for i in items)
 
 
 def candidates(evidence: Sequence[Evidence]) -> list[Evidence]:
@@ -304,7 +296,7 @@ def candidates(evidence: Sequence[Evidence]) -> list[Evidence]:
             continue
         if text.isupper() or not text.rstrip().endswith((".", "!", ")", '"')):
             continue
-        if len(_WORDS.findall(text)) < HEADING_WORDS:  # a heading run into the text: "Preventing constipation."
+        if len(latin_words(text)) < HEADING_WORDS:  # a heading run into the text: "Preventing constipation."
             continue
         if _PRONOUN_SUBJECT.match(text) and not _ANNOUNCED_LIST.match(text):
             continue
@@ -601,7 +593,7 @@ def shortened_quote(text: str, letters: int) -> str:
         if latin_letters(head) > letters:
             break
         # A cut that leaves a "not" behind would quote the sentence saying something else.
-        if len(_WORDS.findall(head)) >= KO_MIN_QUOTE_WORDS and is_negated(head) == negated:
+        if len(latin_words(head)) >= KO_MIN_QUOTE_WORDS and is_negated(head) == negated:
             cut = match.start()
     return f"{text[:cut].rstrip(' ;,:')} …" if cut else text
 

@@ -26,6 +26,7 @@ from engine.agent.prompting import clean_citations
 from engine.text import (
     has_hangul,
     is_negated,
+    latin_words,
     medical_words,
     numbers,
     split_answer_sentences,
@@ -152,6 +153,13 @@ def passage_units(text: str) -> list[str]:
         units.extend(u for piece in split_passage_sentences(head) for u in _restored(piece))
         units.extend(i if i.endswith((".", "!", "?")) else f"{i}." for i in items)
     return [u for u in units if len(u) > 1]
+
+
+def is_bare_list(unit: str) -> bool:
+    """A unit `passage_units` made of a list without a lead-in whose items are only names
+    ("Vaginal yeast infection; Vaginitis."): it says nothing about what it lists."""
+    items = unit.rstrip(".").split("; ")
+    return ":" not in unit and len(items) > 1 and all(len(latin_words(i)) <= _MAX_ITEM_WORDS for i in items)
 
 
 def _is_line_item(line: str) -> bool:
