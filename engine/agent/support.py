@@ -197,20 +197,22 @@ def without_heading(sentence: str) -> str:
         return rest
     words = sentence.split(" ")
     for k in range(1, min(len(words) - 2, _MAX_HEADING_WORDS) + 1):
-        opener, after = words[k], words[k + 1]
-        if not opener[:1].isupper() or not after[:1].islower():
+        opener, after, heading = words[k], words[k + 1], words[:k]
+        capitals = all(len(w) >= 4 and w.isupper() for w in heading)
+        # "FEVER Acetaminophen (Tylenol) and ibuprofen ...": a bracket may follow a heading in capitals.
+        if not opener[:1].isupper() or not (after[:1].islower() or (capitals and after[:1] == "(")):
             continue
-        heading = words[:k]
         if not (heading[0][:1].isupper() and heading[-1] not in _HEADING_JOINERS and all(map(_heading_word, heading))):
             continue
-        # "... Jaundice Jaundice refers to", "How Kidney Disease Occurs Kidney disease means ..."
-        restated = (len(opener) >= 4 and opener[1:].islower() and after not in _NAME_GOES_ON
-                    and opener.lower() in {w.lower() for w in heading})
+        # "... Jaundice Jaundice refers to", "How Kidney Disease Occurs Kidney disease means ...",
+        # "Medications Medications for glaucoma may be ..." (the word itself repeated, whatever follows).
+        restated = len(opener) >= 4 and opener[1:].islower() and (
+            opener == heading[-1] or (after not in _NAME_GOES_ON and opener.lower() in {w.lower() for w in heading}))
         if opener in _SENTENCE_OPENERS or restated:
             return " ".join(words[k:])
         if after in _NAME_GOES_ON or after.strip(",.") in _NAME_ENDINGS or opener in _BODY_NAMES:
             continue
-        shouted = not opener.isupper() and all(len(w) >= 4 and w.isupper() for w in heading)
+        shouted = not opener.isupper() and capitals
         # "Viral Pneumonia Antibiotics don't work when the cause of pneumonia is a virus."
         echoed = (len(heading) == 2 and len(heading[-1]) >= 5 and not opener.isupper()
                   and heading[0] not in _SENTENCE_OPENERS

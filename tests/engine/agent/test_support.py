@@ -80,7 +80,11 @@ def test_a_title_or_capitals_heading_run_into_a_sentence_is_left_out_and_a_name_
               "Antibiotics don't work when the cause of pneumonia is a virus.",
               "Summary : Taking acetaminophen can help children with a fever feel better.":
               "Taking acetaminophen can help children with a fever feel better.",
-              "How Acetaminophen Can Help Your Child : Acetaminophen lowers a fever.": "Acetaminophen lowers a fever."}
+              "How Acetaminophen Can Help Your Child : Acetaminophen lowers a fever.": "Acetaminophen lowers a fever.",
+              "FEVER Acetaminophen (Tylenol) and ibuprofen (Advil, Motrin) help reduce fever.":
+              "Acetaminophen (Tylenol) and ibuprofen (Advil, Motrin) help reduce fever.",
+              "Medications Medications for glaucoma may be either in the form of eye drops or pills.":
+              "Medications for glaucoma may be either in the form of eye drops or pills."}
     for sentence, kept in headed.items():
         assert passage_units(sentence) == [kept]
     for sentence in ("Centers for Disease Control and Prevention recommends a yearly flu shot.",
@@ -92,7 +96,9 @@ def test_a_title_or_capitals_heading_run_into_a_sentence_is_left_out_and_a_name_
                      "Children with Von Hippel-Lindau disease should be checked yearly.",
                      "National Cancer Institute researchers study cancer in children.",
                      "A Common Problem in Older Adults Hearing loss is common in older adults.",
-                     "Physical exam and history : An exam of the body to check general signs of health."):
+                     "Physical exam and history : An exam of the body to check general signs of health.",
+                     "NIDDK Health Information Center (NHIC) answers questions.",
+                     "Health Services for veterans are free."):
         assert passage_units(sentence) == [sentence]
 
 
