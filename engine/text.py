@@ -310,7 +310,10 @@ def _singular(word: str) -> str:
 
 # A Korean sentence may end at its ending without punctuation ("아파요 열도 나요"); when it has
 # punctuation, the first alternative splits after it, so the sentence keeps its "." or "?".
-_ANSWER_SENTENCE_END = re.compile(r"(?<=[.!?。])\s+|\n+|(?<=[다요죠까])\s+(?=[\uac00-\ud7a3A-Z])")
+# A Korean sentence may end with no full stop ("열이 나요 어떻게 해요?"); "마다", "보다", "필요"
+# and "중요" end words inside one ("몇 시간마다 먹여요?").
+_ANSWER_SENTENCE_END = re.compile(r"(?<=[.!?。])\s+|\n+|(?<=[다요죠까])(?<!마다)(?<!보다)(?<!필요)(?<!중요)\s+"
+                                  r"(?=[\uac00-\ud7a3A-Z])")
 _DOCUMENT_SENTENCE_END = re.compile(r"(?<=[.!?。])\s+|\n\s*\n|\n(?=\s*[-*•]\s)")
 
 

@@ -37,7 +37,7 @@ from engine.agent.support import (ALERT, NOTICE, PROFILE, Evidence, Support, Sup
                                   is_bare_list)
 from engine.clinical.slot_model import NAMING_SLOTS, TOPIC_SLOTS
 from engine.knowledge.corpus import title_question
-from engine.knowledge.questions import MEDICINE_PAGE_QTYPES, title_facets
+from engine.knowledge.questions import MEDICINE_PAGE_QTYPES, detect_qtypes, title_facets
 from engine.text import (has_hangul, hangul_share, is_negated, latin_letters, latin_words, medical_words,
                          split_answer_sentences, tokenize)
 
@@ -85,26 +85,19 @@ KIND_QTYPES = {"definition": ("information",), "causes": ("causes", "susceptibil
 READING_ORDER = ("definition", "causes", "symptoms", "diagnosis", "treatment", "prevention", "dosage",
                  "side_effects", "interaction", "what_to_do", "other")
 
-_QUESTION_CUES: dict[str, tuple[str, ...]] = {
-    "what_to_do": ("what should i do", "what do i do", "what can i do", "what to do", "should i go", "should i see",
-                   "what should i eat", "what can i eat", "what to eat", "뭘 먹어야", "뭐 먹어야", "무엇을 먹어야",
-                   "뭘 먹으면", "뭐 먹으면",
-                   "do i need to see", "어떻게 해야", "어떡해", "어떡하", "어떻게 하면 좋", "해야 하나요", "가야 하나요",
-                   "가야 할까요", "어떻게 대처"),
-    "interaction": ("interact", "together", "take with", "taking with", "combine", "while taking", "if i am on", "if i'm on", "while on",
-                    "같이 먹", "함께 먹", "같이 복용", "함께 복용", "상호작용", "병용"),
-    "dosage": ("dose", "dosage", "how much", "how many", "how often", "mg", "용량", "몇 알", "얼마나 먹", "복용량",
-               "얼마나 자주", "얼마나 먹어야", "하루에 몇", "하루에 얼마", "하루 몇 번", "하루 최대"),
-    "side_effects": ("side effect", "side-effect", "adverse effect", "adverse reaction", "부작용", "이상반응"),
-    "diagnosis": ("diagnos", "test for", "tests for", "screen", "진단", "검사"),
-    "prevention": ("prevent", "avoid", "lower my risk", "reduce my risk", "lower the risk", "reduce the risk",
-                   "keep from getting", "예방", "위험을 줄", "막으려면", "안 걸리", "안 생기", "걸리지 않", "생기지 않"),
-    "treatment": ("treat", "cure", "therapy", "manage", "get rid of", "치료", "낫", "관리", "없애", "없앨"),
-    "causes": ("cause", "why do", "why does", "reason", "원인", "왜 생기", "왜 "),
-    "symptoms": ("symptom", "sign", "warning sign", "증상", "징후"),
-    "definition": ("what is", "what are", "what's", "mean", "이란", "란 ", "뭐예요", "뭔가요", "무엇인가요", "뭐에요"),
-}
+# The kind of answer each question type of engine.knowledge.questions asks for (one home for the
+# cues that read a question). Safety precautions are an interaction question only when two things
+# are taken together (`_TOGETHER`); "Can I take ibuprofen while pregnant?" asks what to do.
+QTYPE_KINDS = {"information": "definition", "causes": "causes", "susceptibility": "causes", "inheritance": "causes",
+               "symptoms": "symptoms", "exams and tests": "diagnosis", "treatment": "treatment",
+               "prevention": "prevention", "usage": "dosage", "side effects": "side_effects",
+               "precautions": "interaction", "considerations": "what_to_do", "forget a dose": "what_to_do",
+               "complications": "definition", "outlook": "definition"}
 _TAKEN_WITH = re.compile(r"\b(take|taking|use|using|drink|drinking|mix|mixing)\b.{1,40}\bwith\b")
+_TOGETHER = re.compile(_TAKEN_WITH.pattern + r"|\btogether\b|\bcombin|\balcohol|\bbeer\b|\bwine\b|\bwhile (?:taking|on)\b"
+                       r"|\bif (?:i am|i'm) on\b|\band\b|\bwith\b|같이|함께|병용|상호\s*작용|(?<!수)술|\S(?:이)?랑\s|\S하고\s|"
+                       r"(?:복용|먹는|투약)\s*중|(?:먹|복용하)는데",
+                       re.I)
 # The most specific kind wins: "how can I prevent it, what should I do?" asks about prevention.
 _KIND_ORDER = ("interaction", "side_effects", "dosage", "diagnosis", "prevention", "treatment", "what_to_do", "causes", "symptoms",
                "definition")
@@ -191,11 +184,20 @@ class Composition:
 
 
 def question_kind(text: str) -> str:
-    lowered = f" {text.lower()} "
-    found = {kind for kind, cues in _QUESTION_CUES.items() if any(cue in lowered for cue in cues)}
-    if _TAKEN_WITH.search(lowered):
+    """The kind of answer `text` asks for, the most specific first (`_KIND_ORDER`)."""
+    qtypes = detect_qtypes(text, limit=len(QTYPE_KINDS))
+    found = {QTYPE_KINDS[q] for q in qtypes if q != "precautions"}
+    together = _TOGETHER.search(text)
+    if "precautions" in qtypes:
+        found.add("interaction" if together else "what_to_do")
+    if _TAKEN_WITH.search(text.lower()):
         found.add("interaction")
     return next((kind for kind in _KIND_ORDER if kind in found), "definition")
+
+
+def asked_kind(question: str) -> str:
+    """The kind of answer a question or message asks for, read from the sentences that ask."""
+    return question_kind(asked_part(question))
 
 
 _PHRASING = {"definition": "What is {f}?", "causes": "What causes {f}?", "symptoms": "What are the symptoms of {f}?",
@@ -212,10 +214,14 @@ def is_message(question: str) -> bool:
     return len(split_answer_sentences(question)) >= 3 or len(question.split()) > MESSAGE_WORDS
 
 
+# A request asks as a question does: "지르텍 먹으면 졸려요? 부작용 알려주세요".
+_REQUEST = re.compile(r"알려\s*주|설명해\s*주|가르쳐\s*주|\btell me\b|\bexplain\b", re.I)
+
+
 def asked_part(question: str) -> str:
-    """The sentences of a message that ask something (all of it when none ends with '?')."""
+    """The sentences of a message that ask something or request an answer (all of it when none does)."""
     sentences = split_answer_sentences(question)
-    asked = [s for s in sentences if s.rstrip().endswith("?")]
+    asked = [s for s in sentences if s.rstrip().endswith("?") or _REQUEST.search(s)]
     return " ".join(asked) if asked else question
 
 
@@ -491,7 +497,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     whole message (history, worries, thanks) is far from every passage sentence."""
     message = is_message(question)
     # "My child was diagnosed with croup. What are the symptoms?" asks for symptoms.
-    kind = question_kind(asked_part(question))
+    kind = asked_kind(question)
     focus = plan_focus(plan) if message and plan is not None else []
     query = english_query(question, slots, kind, focus)
     texts = framing.texts(language)

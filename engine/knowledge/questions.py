@@ -82,30 +82,47 @@ QTYPE_LABELS = {"exams and tests": "diagnosis", "considerations": "what to do", 
 # two ways (a missed dose before "what to do", side effects before symptoms).
 QTYPE_CUES: tuple[tuple[str, str], ...] = (
     ("forget a dose", r"깜빡|까먹|잊어버|잊고|빼먹|놓쳤|forg[oe]t|missed (?:a |my |one )?dose|miss(?:ed)? (?:a|my) dose"),
-    ("side effects", r"부작용|side[- ]?effects?|adverse"),
+    ("side effects", r"부작용|이상\s*반응|(?:먹|복용하|맞)으면\s+(?!좋|되|돼|안\s*되|안\s*돼)[^?.!]{1,12}\?|"
+                     r"side[- ]?effects?|adverse|risks? of (?:taking|using)"),
     ("usage", r"용량|용법|복용\s*법|복용\s*방법|먹는\s*법|먹는\s*방법|어떻게\s*먹|몇\s*번\s*먹|몇\s*알|얼마나\s*먹|주사\s*어떻게|"
               r"언제\s*먹|식전|식후|몇\s*시에\s*먹|몇\s*살부터|when (?:should|do|can) (?:i|you|we|he|she) take|"
               r"before or after (?:meals|food|eating)|"
-              r"dos(?:e|age|ing)\b|how (?:should|do|much|often|many)\b.{0,30}\b(?:take|use|used|taken|given)|how is .{1,30} (?:taken|used|given)"),
+              r"복용량|하루\s*(?:에\s*)?(?:몇|얼마|최대)|얼마나\s*자주|몇\s*시간\s*(?:마다|간격)|"
+              r"dos(?:e|age|ing)\b|how (?:should|do|much|often|many)\b.{0,30}\b(?:take|use|used|taken|given)|how is .{1,30} (?:taken|used|given)|"
+              r"how (?:much|often)\b|how many (?:mg|milligrams|pills|tablets|capsules|times|hours)\b|\d*\s*mg\b"),
     ("precautions", r"주의\s*사항|주의할|주의해야|조심|상호\s*작용|같이\s*먹어도|함께\s*먹어도|먹어도\s*되|먹어도\s*돼|"
                     r"술\s*(?:마셔|먹어|마시면)|마셔도\s*(?:되|돼)|alcohol|drink (?:beer|wine)|"
-                    r"precautions?|interact|together with|safe to take|can (?:i|she|he|they|we) take|ok to take|with other (?:drugs|medicines)"),
+                    r"같이\s*(?:먹|복용)|함께\s*(?:먹|복용)|병용|"
+                    r"precautions?|interact|together|combine|while (?:taking|on)\b|if (?:i am|i'm) on\b|safe to take|"
+                    r"can (?:i|she|he|they|we) take|(?:ok|okay) (?:to take|with)\b|with other (?:drugs|medicines)"),
     ("complications", r"합병증|후유증|방치하면|안\s*고치면|치료\s*안\s*하면|complications?|untreated|left alone"),
     ("inheritance", r"유전|inherit|hereditary|genetic|run(?:s)? in (?:the )?famil"),
     ("susceptibility", r"잘\s*걸(?:리|려|린|릴)|걸리기\s*쉬|위험\s*(?:이|인자|군|요인)|누가\s*(?:잘\s*)?걸|(?:저|나|제)도\s*걸리|걸릴\s*(?:수|확률|가능성)|"
                        r"at risk|risk factors?|who (?:gets|is likely|tends)|likely to get|(?:could|will|might) i get"),
     ("prevention", r"예방|안\s*(?:오게|생기게|걸리게)|(?:안|않)\s*(?:생기|걸리|오|하)려면|재발\s*(?:안|방지|을?\s*막)|"
                    r"위험\s*(?:을|를)?\s*(?:줄이|줄일|낮추|낮출)|"
-                   r"prevent|avoid getting|keep .{1,20} from|stop .{1,20} coming back|"
-                   r"(?:lower|reduce|decrease|cut)\s+(?:my|your|the|his|her|their|our|a)?\s*(?:risk|chance)"),
-    ("exams and tests", r"진단|검사|알아보|어떻게\s*알|diagnos|test(?:s|ed|ing)?\b|screen|check(?:ed)? for"),
+                   r"(?:걸리|생기)지\s*않|막으려면|백신|예방\s*접종|"
+                   r"prevent|avoid|keep (?:.{1,20} )?from|stop .{1,20} coming back|(?:don't|doesn't|won't) come back|"
+                   r"stop getting|vaccin|"
+                   r"(?:lower|reduce|decrease|cut)\s+(?:[\w']+\s+){0,2}?(?:risk|chance)"),
+    ("exams and tests", r"진단|검사|알아보|어떻게\s*알|diagnos|test(?:s|ed|ing)?\b|\bscreen|check(?:ed)? for|"
+                        r"\bscans?\b|x-?rays?\b|\bmri\b|ultrasound"),
     ("outlook", r"예후|완치|생존율|회복|얼마나\s*(?:가|오래|살)|진행되면|다\s*낫|낫나|낫는\s*데|나을\s*수|재발|"
                 r"outlook|prognosis|surviv|recover|cured?\b|how long does|go away|progress|come back|recur|life expectancy|how long (?:will|can|do)"),
-    ("causes", r"원인|왜\s*(?:생|걸|오|그런|이런|높|나)|때문인가|cause[sd]?\b|why (?:do|does|did|is|am)|reason"),
-    ("symptoms", r"증상|징후|전조|symptoms?|signs?\b|feel like"),
-    ("considerations", r"뭘\s*먹어야|뭐\s*먹어야|무엇을\s*먹어야|음식|식단|식이|대처|어떻게\s*해야|어떡해|what (?:should|do) i (?:eat|do)|what to do|diet\b|foods?\b"),
-    ("treatment", r"치료|낫게|고치|수술|약\s*(?:있|먹어야|꼭)|치료제|어떻게\s*관리|없애|없앨|treat|therap|cure|medicine for|drugs? (?:to|for)|surgery|manage|get rid of"),
-    ("information", r"뭐예요|뭐에요|뭔가요|무엇인가요|이란|란\s*뭐|what (?:is|are)\b"),
+    ("causes", r"원인|이유|왜\s*(?:생|걸|오|그런|이런|높|나)|때문인가|cause[sd]?\b|why (?:do|does|did|is|am)|reason|trigger|"
+               r"what makes\b|where does .{1,30} come from"),
+    ("symptoms", r"증상|증세|징후|전조|느낌|symptoms?|signs?\b|feels? like|how does it feel|"
+                 r"how (?:can|do|would) (?:i|you|we) (?:tell|know) if"),
+    ("considerations", r"(?:뭘|뭐|무엇을)\s*먹(?:어야|으면)|음식|식단|식이|대처|어떻게\s*해야|어떻게\s*하(?:죠|지|면\s*좋)|어떡|"
+                       r"해야\s*(?:하나요|할까요|돼요|되나요)|가야\s*(?:하|할|돼|되)|"
+                       r"what (?:should|do|can) (?:i|we) (?:eat|do)|what to (?:do|eat)|should (?:i|we) (?:go|see|call)|"
+                       r"do (?:i|we) need (?:to see|to go|a doctor)|"
+                       r"diet\b|foods?\b"),
+    ("treatment", r"치료|낫게|고치|수술|약\s*(?:있|먹어야|꼭)|치료제|(?:좋은|먹는|무슨|어떤)\s*약|(?:뭐가|무엇이|어떤\s*게)\s*좋|"
+                  r"어떻게\s*관리|없애|없앨|(?:take|use)\b.{0,15}\bfor\b|"
+                  r"treat|therap|cure|(?:medicines?|medications?|drugs?|pills?)\b.{0,20}\b(?:to|for)\b|surgery|manage|"
+                  r"get rid of|what helps|helps? (?:with|for)\b|relie(?:f|ve)"),
+    ("information", r"뭐예요|뭐에요|뭔가요|무엇인가요|이란|란\s*뭐|what (?:is|are)\b|what's|\bmeans?\b"),
 )
 _CUE_PATTERNS = tuple((qtype, re.compile(cue, re.IGNORECASE)) for qtype, cue in QTYPE_CUES)
 # Drug questions and condition questions use different question types.

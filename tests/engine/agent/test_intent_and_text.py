@@ -82,5 +82,7 @@ def test_korean_sentences_keep_their_own_punctuation_when_split():
         "아목시실린은 피해야 합니다.", "인후통은 대개 저절로 낫습니다."]
     assert split_answer_sentences("어떻게 해야 하나요? 병원에 가야 할까요?") == ["어떻게 해야 하나요?", "병원에 가야 할까요?"]
     assert split_answer_sentences("목이 아파요 열도 나요") == ["목이 아파요", "열도 나요"]
+    assert split_answer_sentences("아이에게 해열제는 몇 시간마다 먹여요?") == ["아이에게 해열제는 몇 시간마다 먹여요?"]
+    assert split_answer_sentences("어제보다 더 아파요") == ["어제보다 더 아파요"]
     assert split_answer_sentences("I have a fever. What should I do?\nThanks") == [
         "I have a fever.", "What should I do?", "Thanks"]
