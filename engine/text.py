@@ -422,31 +422,20 @@ _POPULATION = {
     "female": ("woman", "women", "female", "females", "여성", "여자"),
 }
 
-QUESTION_TYPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    # type: (cues in the question, cues that show the answer covers it)
-    "symptoms": (("symptom", "symptoms", "sign", "signs", "feel like", "증상", "징후"),
-                 ("symptom", "sign", "feel", "pain", "증상", "나타", "느끼")),
-    "treatment": (("treat", "treatment", "treated", "cure", "therapy", "manage", "management", "what to do",
-                   "치료", "관리", "낫", "대처", "처치"),
-                  ("treat", "therapy", "medication", "medicine", "manage", "surgery", "치료", "약", "관리")),
-    "cause": (("cause", "causes", "caused", "why", "reason", "risk factor", "원인", "이유", "왜"),
-              ("cause", "because", "due to", "result", "risk", "원인", "때문", "위험")),
-    "diagnosis": (("diagnose", "diagnosis", "diagnosed", "test", "tests", "screening", "진단", "검사"),
-                  ("test", "diagnos", "exam", "measure", "blood", "검사", "진단", "측정")),
-    "prevention": (("prevent", "prevention", "avoid", "reduce the risk", "예방", "막"),
-                   ("prevent", "avoid", "reduce", "vaccin", "예방", "피하", "줄이")),
-    "dosage": (("dose", "dosage", "how much", "how many", "mg", "용량", "몇 알", "얼마나 먹", "복용량"),
-               ("dose", "mg", "daily", "tablet", "times", "용량", "mg", "하루", "복용")),
-    "side_effects": (("side effect", "side effects", "adverse", "부작용"),
-                     ("side effect", "adverse", "may cause", "nausea", "부작용", "생길")),
-    "interaction": (("interact", "interaction", "together", "take with", "combine", "mix", "같이", "함께", "상호작용"),
-                    ("interact", "together", "combination", "avoid", "risk", "함께", "같이", "상호작용", "주의")),
-    "definition": (("what is", "what are", "what's", "mean", "means", "meaning", "이란", "란", "무엇", "뭔가요", "뭐예요", "정의"),
-                   ("is a", "are a", "is an", "refers", "condition", "disease", "질환", "병", "상태", "말합니다")),
-    "prognosis": (("prognosis", "outlook", "how long", "survival", "recover", "예후", "회복", "얼마나 오래"),
-                  ("outlook", "prognosis", "recover", "most people", "years", "예후", "회복")),
-    "lifestyle": (("diet", "food", "eat", "exercise", "sport", "alcohol", "drink", "식단", "음식", "운동", "술", "먹어도"),
-                  ("diet", "food", "eat", "exercise", "activity", "alcohol", "식단", "음식", "운동", "술")),
+# Words that show an answer covers the kind of answer asked for (the kinds of
+# engine.knowledge.questions.QTYPE_KINDS, read there from the question).
+ANSWER_CUES: dict[str, tuple[str, ...]] = {
+    "definition": ("is a", "are a", "is an", "refers", "condition", "disease", "질환", "병", "상태", "말합니다"),
+    "causes": ("cause", "because", "due to", "result", "risk", "원인", "때문", "위험"),
+    "symptoms": ("symptom", "sign", "feel", "pain", "증상", "나타", "느끼"),
+    "diagnosis": ("test", "diagnos", "exam", "measure", "blood", "검사", "진단", "측정"),
+    "treatment": ("treat", "therapy", "medication", "medicine", "manage", "surgery", "치료", "약", "관리"),
+    "prevention": ("prevent", "avoid", "reduce", "vaccin", "예방", "피하", "줄이"),
+    "dosage": ("dose", "mg", "daily", "tablet", "times", "용량", "하루", "복용"),
+    "side_effects": ("side effect", "adverse", "may cause", "nausea", "부작용", "생길"),
+    "interaction": ("interact", "together", "combination", "avoid", "risk", "함께", "같이", "상호작용", "주의"),
+    "what_to_do": ("should", "call", "doctor", "health care provider", "emergency", "rest", "drink", "diet", "food",
+                   "eat", "exercise", "activity", "alcohol", "병원", "진료", "응급", "휴식", "식단", "음식", "운동", "술"),
 }
 
 
@@ -526,25 +515,9 @@ def population_markers(text: str) -> frozenset[str]:
     return _tagged(text, dict(_POPULATION), prefix_match=False)
 
 
-def question_types(text: str) -> frozenset[str]:
-    """What the question asks for; "definition" only when nothing more specific matched."""
-    lowered = text.lower()
-    found = {name for name, (cues, _answer_cues) in QUESTION_TYPES.items()
-             if name != "definition" and any(_contains_cue(lowered, cue) for cue in cues)}
-    if not found and any(_contains_cue(lowered, cue) for cue in QUESTION_TYPES["definition"][0]):
-        found.add("definition")
-    return frozenset(found)
-
-
-def answer_covers(question_type: str, answer: str) -> bool:
+def answer_covers(kind: str, answer: str) -> bool:
     lowered = answer.lower()
-    return any(cue in lowered for cue in QUESTION_TYPES[question_type][1])
-
-
-def _contains_cue(lowered: str, cue: str) -> bool:
-    if HANGUL.match(cue) or " " in cue:
-        return cue in lowered
-    return re.search(rf"\b{re.escape(cue)}", lowered) is not None
+    return any(cue in lowered for cue in ANSWER_CUES[kind])
 
 
 # --- medical words ---------------------------------------------------------------------------

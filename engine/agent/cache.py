@@ -27,6 +27,7 @@ from typing import Callable, Protocol
 
 import numpy as np
 
+from engine.knowledge.questions import question_kinds
 from engine.text import (
     content_words,
     detect_language,
@@ -36,7 +37,6 @@ from engine.text import (
     medical_words,
     numbers,
     population_markers,
-    question_types,
     split_answer_sentences,
     words,
 )
@@ -97,7 +97,7 @@ def query_signature(text: str, concepts: frozenset[str] | set[str] = frozenset()
         directions=direction_markers(text),
         population=population_markers(text),
         medical=medical_words(text),
-        question_types=question_types(text),
+        question_types=question_kinds(text),
         language=detect_language(text),
     )
 

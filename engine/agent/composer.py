@@ -37,7 +37,7 @@ from engine.agent.support import (ALERT, NOTICE, PROFILE, Evidence, Support, Sup
                                   is_bare_list)
 from engine.clinical.slot_model import NAMING_SLOTS, TOPIC_SLOTS
 from engine.knowledge.corpus import title_question
-from engine.knowledge.questions import MEDICINE_PAGE_QTYPES, detect_qtypes, title_facets
+from engine.knowledge.questions import MEDICINE_PAGE_QTYPES, question_kinds, title_facets
 from engine.text import (has_hangul, hangul_share, is_negated, latin_letters, latin_words, medical_words,
                          split_answer_sentences, tokenize)
 
@@ -85,19 +85,6 @@ KIND_QTYPES = {"definition": ("information",), "causes": ("causes", "susceptibil
 READING_ORDER = ("definition", "causes", "symptoms", "diagnosis", "treatment", "prevention", "dosage",
                  "side_effects", "interaction", "what_to_do", "other")
 
-# The kind of answer each question type of engine.knowledge.questions asks for (one home for the
-# cues that read a question). Safety precautions are an interaction question only when two things
-# are taken together (`_TOGETHER`); "Can I take ibuprofen while pregnant?" asks what to do.
-QTYPE_KINDS = {"information": "definition", "causes": "causes", "susceptibility": "causes", "inheritance": "causes",
-               "symptoms": "symptoms", "exams and tests": "diagnosis", "treatment": "treatment",
-               "prevention": "prevention", "usage": "dosage", "side effects": "side_effects",
-               "precautions": "interaction", "considerations": "what_to_do", "forget a dose": "what_to_do",
-               "complications": "definition", "outlook": "definition"}
-_TAKEN_WITH = re.compile(r"\b(take|taking|use|using|drink|drinking|mix|mixing)\b.{1,40}\bwith\b")
-_TOGETHER = re.compile(_TAKEN_WITH.pattern + r"|\btogether\b|\bcombin|\balcohol|\bbeer\b|\bwine\b|\bwhile (?:taking|on)\b"
-                       r"|\bif (?:i am|i'm) on\b|\band\b|\bwith\b|같이|함께|병용|상호\s*작용|(?<!수)술|\S(?:이)?랑\s|\S하고\s|"
-                       r"(?:복용|먹는|투약)\s*중|(?:먹|복용하)는데",
-                       re.I)
 # The most specific kind wins: "how can I prevent it, what should I do?" asks about prevention.
 _KIND_ORDER = ("interaction", "side_effects", "dosage", "diagnosis", "prevention", "treatment", "what_to_do", "causes", "symptoms",
                "definition")
@@ -185,13 +172,7 @@ class Composition:
 
 def question_kind(text: str) -> str:
     """The kind of answer `text` asks for, the most specific first (`_KIND_ORDER`)."""
-    qtypes = detect_qtypes(text, limit=len(QTYPE_KINDS))
-    found = {QTYPE_KINDS[q] for q in qtypes if q != "precautions"}
-    together = _TOGETHER.search(text)
-    if "precautions" in qtypes:
-        found.add("interaction" if together else "what_to_do")
-    if _TAKEN_WITH.search(text.lower()):
-        found.add("interaction")
+    found = question_kinds(text)
     return next((kind for kind in _KIND_ORDER if kind in found), "definition")
 
 

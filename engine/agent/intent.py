@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.text import hangul_syllables, medical_words, question_types
+from engine.knowledge.questions import question_kinds
+from engine.text import hangul_syllables, medical_words
 
 _GREETING = re.compile(r"^\s*(hi|hello|hey|good (morning|afternoon|evening)|greetings|안녕|반갑|반가워|처음 뵙)", re.I)
 _ACK = re.compile(
@@ -66,7 +67,7 @@ def classify_by_rules(text: str, slots: dict) -> Intent:
         if _ACK.match(stripped) and not _QUESTION_MARK.search(stripped):
             return Intent("acknowledgement", False, None, True)
     complexity = complexity_by_rules(count, comparable_length(stripped))
-    sure = bool(count) or bool(question_types(stripped))
+    sure = bool(count) or bool(question_kinds(stripped))
     return Intent("question", True, complexity, sure)
 
 

@@ -24,10 +24,10 @@ from engine.text import (
     detect_language,
     medical_words,
     numbers,
-    question_types,
     split_answer_sentences,
 )
 from engine.errors import ModelOutputError
+from engine.knowledge.questions import question_kinds
 from engine.llm.structured import JUDGE_SCHEMA, validate_judgement
 
 _CITATION = re.compile(r"\[(\d{1,2})\]")
@@ -76,7 +76,7 @@ def _grounding(answer: str, sources: list[str]) -> float:
 
 
 def _completeness(question: str, answer: str) -> tuple[float, list[str]]:
-    types = question_types(question)
+    types = question_kinds(question)
     answer_lower = answer.lower()
     type_score = sum(1 for t in types if answer_covers(t, answer)) / len(types) if types else 1.0
     wanted = sorted(medical_words(question)) or sorted(set(content_words(question)))[:5]

@@ -121,7 +121,7 @@ QTYPE_CUES: tuple[tuple[str, str], ...] = (
     ("treatment", r"치료|낫게|고치|수술|약\s*(?:있|먹어야|꼭)|치료제|(?:좋은|먹는|무슨|어떤)\s*약|(?:뭐가|무엇이|어떤\s*게)\s*좋|"
                   r"어떻게\s*관리|없애|없앨|(?:take|use)\b.{0,15}\bfor\b|"
                   r"treat|therap|cure|(?:medicines?|medications?|drugs?|pills?)\b.{0,20}\b(?:to|for)\b|surgery|manage|"
-                  r"get rid of|what helps|helps? (?:with|for)\b|relie(?:f|ve)"),
+                  r"get rid of|what helps\b(?!\s+(?:to\s+)?(?:prevent|avoid|stop|lower|reduce))|helps? (?:with|for)\b|relie(?:f|ve)"),
     ("information", r"뭐예요|뭐에요|뭔가요|무엇인가요|이란|란\s*뭐|what (?:is|are)\b|what's|\bmeans?\b"),
 )
 _CUE_PATTERNS = tuple((qtype, re.compile(cue, re.IGNORECASE)) for qtype, cue in QTYPE_CUES)
@@ -149,6 +149,37 @@ def title_facets(title: str) -> tuple[str, str | None, list[str]]:
         if match:
             return focus_key(match.group(1)), qtype, aliases
     return focus_key(question.rstrip("?")), None, aliases
+
+
+# The kind of answer each question type asks for, as the answer composer, the judge and the
+# response cache's guard name them. Safety precautions are an interaction question only when
+# two things are taken together; "Can I take ibuprofen while pregnant?" asks what to do, unless
+# the question names what it asks for.
+QTYPE_KINDS = {"information": "definition", "causes": "causes", "susceptibility": "causes", "inheritance": "causes",
+               "symptoms": "symptoms", "exams and tests": "diagnosis", "treatment": "treatment",
+               "prevention": "prevention", "usage": "dosage", "side effects": "side_effects",
+               "precautions": "interaction", "considerations": "what_to_do", "forget a dose": "what_to_do",
+               "complications": "definition", "outlook": "definition"}
+_TAKEN_WITH = re.compile(r"\b(?:take|taking|use|using|drink|drinking|mix|mixing)\b.{1,40}\bwith\b", re.I)
+_TOGETHER = re.compile(_TAKEN_WITH.pattern + r"|\btogether\b|\bcombin|\balcohol|\bbeer\b|\bwine\b|\bwhile (?:taking|on)\b"
+                       r"|\bif (?:i am|i'm) on\b|\band\b|\bwith\b|같이|함께|병용|상호\s*작용|(?<!수)술|\S(?:이)?랑\s|\S하고\s|"
+                       r"(?:복용|먹는|투약)\s*중|(?:먹|복용하)는데", re.I)
+
+
+def question_kinds(text: str) -> frozenset[str]:
+    """The kinds of answer `text` asks for (`QTYPE_KINDS`); "definition" only when nothing more
+    specific is asked, nothing when no cue is found."""
+    qtypes = detect_qtypes(text, limit=len(QTYPE_CUES))
+    kinds = {QTYPE_KINDS[q] for q in qtypes if q != "precautions"}
+    if "precautions" in qtypes and _TOGETHER.search(text):
+        kinds.add("interaction")
+    elif "precautions" in qtypes and not kinds - {"definition"}:
+        kinds.add("what_to_do")  # "주의할 출혈 증상" asks for symptoms
+    if _TAKEN_WITH.search(text):
+        kinds.add("interaction")
+    if len(kinds) > 1:
+        kinds.discard("definition")
+    return frozenset(kinds)
 
 
 def detect_qtypes(text: str, limit: int = 3) -> list[str]:

@@ -13,7 +13,6 @@ from engine.text import (
     medical_words,
     numbers,
     population_markers,
-    question_types,
     strip_particle,
 )
 
@@ -64,6 +63,8 @@ def test_language_and_particles():
 
 
 def test_guard_signals():
+    from engine.knowledge.questions import question_kinds
+
     assert numbers("type II diabetes, 500 mg twice a day") == {"2", "500"}
     assert numbers("하루 두 번 500mg") == {"2", "500"}
     assert is_negated("I have no fever") and is_negated("열은 없어요") and not is_negated("I have a fever")
@@ -71,8 +72,9 @@ def test_guard_signals():
     assert population_markers("dose for a child") == {"child"} and population_markers("임산부") == {"pregnant"}
     assert medical_words("Can I take ibuprofen with warfarin?") == {"ibuprofen", "warfarin"}
     assert "저혈당" in medical_words("저혈당 증상이 뭐예요?")
-    assert question_types("How is asthma treated?") == {"treatment"}
-    assert question_types("What is asthma?") == {"definition"}
+    assert question_kinds("How is asthma treated?") == {"treatment"}
+    assert question_kinds("What is asthma?") == {"definition"}
+    assert question_kinds("Hello there") == frozenset()
 
 
 def test_korean_sentences_keep_their_own_punctuation_when_split():

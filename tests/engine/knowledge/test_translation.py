@@ -182,3 +182,15 @@ def test_a_drug_question_that_names_no_drug_asks_about_the_message_medicine(tran
     plan = translator.plan("70세 남자, 당뇨로 메트포르민 500mg 하루 두번 먹고 혈압 130/80이에요. "
                            "오늘 아침 약을 깜빡했어요. 빼먹은 약은 어떻게 해요?")
     assert plan.subqueries[0].focus[0] == "metformin" and plan.qtypes[0] == "forget a dose"
+
+
+@pytest.mark.parametrize("question, paraphrase", [
+    ("What helps prevent migraines?", "How can migraines be prevented?"),
+    ("와파린 복용 중 출혈 징후는 뭐예요?", "와파린 먹을 때 주의할 출혈 증상은 무엇인가요?"),
+    ("What foods raise blood pressure?", "Which foods make blood pressure go up?"),
+])
+def test_a_paraphrase_asks_the_same_kinds(question, paraphrase):
+    """The response cache's guard reuses an answer only for the same kinds of question."""
+    from engine.knowledge.questions import question_kinds
+
+    assert question_kinds(question) == question_kinds(paraphrase) != frozenset()
