@@ -138,7 +138,8 @@ _PRONOUN_SUBJECT = re.compile(r"^(?:(?:however|but|also|and|so|in addition|there
                               r"their|both|either|neither)\b", re.I)
 # "These are warning signs of a stroke: sudden numbness ...; ..." says what it lists.
 _ANNOUNCED_LIST = re.compile(r"^(?:these|they|the following)\s+(?:are|include)\b[^:]{0,80}:\s*\S", re.I)
-_JUNK = re.compile(r"https?://|www\.|\b1-800\b|^(see|source|for more|learn more|read more|call \d)", re.I)
+_JUNK = re.compile(r"https?://|www\.|\b1-800\b|^(see|source|for more|learn more|read more|call \d)"
+                   r"|^(?:to )?(?:find out|learn) more\b", re.I)
 # A sentence about the page, not the topic: "Diagnosis Here is how these anxiety disorders are
 # diagnosed.", "This fact sheet describes ...", "The information below ...", "(Watch the video to
 # learn more about glaucoma.", "More information about ... is provided in the NIDDK health topic, ...".
@@ -310,13 +311,17 @@ class Topic:
         return bool(concepts(text) & self.ids) or any(name <= words for name in self.names)
 
 
-def question_topic(focus: Sequence[str], slots: dict, concepts) -> Topic:
-    """The question's focus, else its linked conditions, medicines and symptoms."""
+def question_topic(focus: Sequence[str], slots: dict, concepts, kind: str = "") -> Topic:
+    """The question's focus, else its linked conditions, medicines and symptoms; for a question
+    about a medicine's side effects, dose or interactions, the medicines it asks about ("Does
+    atorvastatin cause muscle pain?" is about atorvastatin, not about any cause of muscle pain)."""
     if focus:
         return Topic(set().union(*(concepts(name) for name in focus)), [set(tokenize(f)) for f in focus if tokenize(f)])
     items = [i for key in TOPIC_SLOTS for i in (slots or {}).get(key, []) if isinstance(i, dict) and not i.get("negated")]
+    medicines = [i for i in (slots or {}).get("medications", []) if isinstance(i, dict) and not i.get("negated")]
+    if kind in MEDICINE_KINDS and any(i.get("asked_about") for i in medicines):
+        items = medicines
     names = [n for i in items for n in [i.get("name", ""), *(i.get("synonyms") or [])] if n and not has_hangul(n)]
-    medicines = (slots or {}).get("medications", [])
     return Topic({str(i["concept_id"]).upper() for i in items if i.get("concept_id")},
                  [set(tokenize(n)) for n in names if tokenize(n)],
                  medicine=bool(items) and all(i in medicines for i in items))
@@ -479,6 +484,9 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     message = is_message(question)
     # "My child was diagnosed with croup. What are the symptoms?" asks for symptoms.
     kind = asked_kind(question)
+    if kind == "causes" and any(isinstance(i, dict) and i.get("asked_about") and not i.get("negated")
+                                for i in (slots or {}).get("medications", [])):
+        kind = "side_effects"  # "Does atorvastatin cause muscle pain?" asks about a side effect
     focus = plan_focus(plan) if message and plan is not None else []
     query = english_query(question, slots, kind, focus)
     texts = framing.texts(language)
@@ -488,7 +496,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
         line = _profile_line(profile_summary, language)
         if line:
             frame_top.append(Support(line, kind=PROFILE))
-    asked = question_topic(focus, slots, checker.concepts) if checker.concepts is not None else Topic()
+    asked = question_topic(focus, slots, checker.concepts, kind) if checker.concepts is not None else Topic()
     used = passages_used(documents, kind, asked, checker.concepts)
     evidence = evidence_from(documents, used)
     pool = candidates(evidence)

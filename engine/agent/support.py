@@ -198,11 +198,13 @@ def without_heading(sentence: str) -> str:
     words = sentence.split(" ")
     for k in range(1, min(len(words) - 2, _MAX_HEADING_WORDS) + 1):
         opener, after, heading = words[k], words[k + 1], words[:k]
-        capitals = all(len(w) >= 4 and w.isupper() for w in heading)
+        capitals = all(len(w.rstrip(",")) >= 4 and w.isupper() for w in heading)
         # "FEVER Acetaminophen (Tylenol) and ibuprofen ...": a bracket may follow a heading in capitals.
         if not opener[:1].isupper() or not (after[:1].islower() or (capitals and after[:1] == "(")):
             continue
-        if not (heading[0][:1].isupper() and heading[-1] not in _HEADING_JOINERS and all(map(_heading_word, heading))):
+        # "COLD, SORE THROAT, COUGH Cold medicines ...": a heading in capitals may list with commas.
+        listed = [w.rstrip(",") for w in heading] if capitals else heading
+        if not (heading[0][:1].isupper() and heading[-1] not in _HEADING_JOINERS and all(map(_heading_word, listed))):
             continue
         # "... Jaundice Jaundice refers to", "How Kidney Disease Occurs Kidney disease means ...",
         # "Medications Medications for glaucoma may be ..." (the word itself repeated, whatever follows).
