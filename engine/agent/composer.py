@@ -369,14 +369,20 @@ def _qtype(doc) -> str:
     return title_facets(getattr(doc, "title", "") or "")[1]
 
 
-def page_roles(documents: Sequence, kind: str, numbers: Sequence[int] | None = None) -> tuple[set[int], set[int]]:
+def page_roles(documents: Sequence, kind: str, numbers: Sequence[int] | None = None, topic: Topic | None = None,
+               concepts=None) -> tuple[set[int], set[int]]:
     """The [n] (of `numbers`, else all) of the passages whose knowledge-base question asks the
-    asked kind, and of those that answer an aside (research, support groups, how many are affected)."""
+    asked kind about the topic (any topic when none is known: "What are the treatments for Foot
+    Drop ?" does not answer how athlete's foot is treated), and of those that answer an aside
+    (research, support groups, how many are affected)."""
     numbers = range(1, len(documents) + 1) if numbers is None else numbers
     qtypes = {n: _qtype(documents[n - 1]) for n in numbers}
     wanted = KIND_QTYPES.get(kind, ())
-    return ({n for n, q in qtypes.items() if q in wanted},
-            {n for n, q in qtypes.items() if q in ASIDE_QTYPES})
+    answering = {n for n, q in qtypes.items() if q in wanted}
+    if topic and concepts is not None:
+        answering = {n for n in answering
+                     if topic.named_in(title_question(getattr(documents[n - 1], "title", "") or ""), concepts)}
+    return answering, {n for n, q in qtypes.items() if q in ASIDE_QTYPES}
 
 
 def passages_used(documents: Sequence, kind: str, topic: Topic, concepts) -> list[int]:
@@ -525,7 +531,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
             decisions.append(f"compose: {adult_only} sentences left out: they speak only of adults, and the "
                              f"question is about a child")
         limit = MAX_SENTENCES_KO if language == "ko" else MAX_SENTENCES
-        answering, aside = page_roles(documents, kind, used)
+        answering, aside = page_roles(documents, kind, used, asked, checker.concepts)
         if pool:
             vectors = checker.vectors([e.text for e in pool])
             chosen = select(query_vector, pool, vectors, kind=kind, topic_terms=topic_terms,

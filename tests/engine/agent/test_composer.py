@@ -375,6 +375,13 @@ def test_the_page_that_answers_the_asked_kind_is_preferred(minilm):
     documents = [research, treatments]
     answering, aside = page_roles(documents, "treatment")
     assert (answering, aside) == ({2}, {1})
+    foot_drop = Passage("foot-drop", "Treatment depends on the specific cause of foot drop.",
+                        title="What are the treatments for Foot Drop ?")
+    from engine.agent.composer import Topic
+
+    by_name = lambda text: set()  # noqa: E731 - no concept ids: the names decide
+    assert page_roles([foot_drop, treatments], "treatment", topic=Topic(names=[{"asthma"}]),
+                      concepts=by_name)[0] == {2}  # another disease's treatment page answers nothing here
     checker = SupportChecker(minilm)
     pool = candidates(evidence_from(documents))
     query = "How is asthma treated?"
