@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from engine.clinical.eval_sets import read_jsonl
 from engine.paths import resources_dir
 
 SETS = ("dev.jsonl", "heldout.jsonl", "heldout2.jsonl")
@@ -30,10 +31,6 @@ def register(subparsers) -> None:
 
 def default_sets() -> list[Path]:
     return [resources_dir() / "eval" / "question_kinds" / name for name in SETS]
-
-
-def read_cases(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def score(cases: list[dict]) -> dict:
@@ -61,7 +58,7 @@ def score(cases: list[dict]) -> dict:
 def run(args) -> int:
     report: dict = {"command": "chartside bench kinds --json", "sets": {}}
     for path in args.set or default_sets():
-        entry = score(read_cases(path))
+        entry = score(read_jsonl(path))
         misread = entry.pop("misread")
         if args.errors:
             entry["misread"] = misread

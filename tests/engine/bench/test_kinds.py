@@ -2,14 +2,15 @@
 
 import json
 
-from engine.bench.kinds import TUNED_ON, default_sets, read_cases, run, score
+from engine.bench.kinds import TUNED_ON, default_sets, run, score
+from engine.clinical.eval_sets import read_jsonl
 
 
 def test_every_set_is_found_and_labelled_with_composer_kinds():
     from engine.agent.composer import READING_ORDER
 
     for path in default_sets():
-        cases = read_cases(path)
+        cases = read_jsonl(path)
         assert cases, path
         assert {case["kind"] for case in cases} <= set(READING_ORDER) - {"other"}
         assert {case["lang"] for case in cases} == {"en", "ko"}
@@ -18,7 +19,7 @@ def test_every_set_is_found_and_labelled_with_composer_kinds():
 def test_the_sets_tuned_on_stay_read_right():
     for path in default_sets():
         if path.name in TUNED_ON:
-            assert score(read_cases(path))["accuracy"] >= 0.95, path.name
+            assert score(read_jsonl(path))["accuracy"] >= 0.95, path.name
 
 
 def test_a_misread_question_is_listed_with_what_was_read():
