@@ -413,7 +413,8 @@ _DIRECTION_KO = {
 }
 _POPULATION = {
     "child": ("child", "children", "kid", "kids", "pediatric", "paediatric", "infant", "infants", "baby", "babies",
-              "toddler", "newborn", "newborns", "teen", "teenager", "adolescent", "adolescents", "boy", "girl",
+              "toddler", "toddlers", "newborn", "newborns", "teen", "teens", "teenager", "teenagers", "adolescent",
+              "adolescents", "boy", "boys", "girl", "girls", "childhood", "young people",
               "소아", "어린이", "아이", "아기", "영아", "유아", "신생아", "청소년", "학생", "애기"),
     "adult": ("adult", "adults", "grown-up", "성인", "어른"),
     "elderly": ("elderly", "older", "senior", "seniors", "aged", "geriatric", "노인", "어르신", "고령"),

@@ -39,7 +39,7 @@ from engine.clinical.slot_model import NAMING_SLOTS, TOPIC_SLOTS
 from engine.knowledge.corpus import title_question
 from engine.knowledge.questions import MEDICINE_PAGE_QTYPES, question_kinds, title_facets
 from engine.text import (has_hangul, hangul_share, is_negated, latin_letters, latin_words, medical_words,
-                         split_answer_sentences, tokenize)
+                         population_markers, split_answer_sentences, tokenize)
 
 MIN_SENTENCES, MAX_SENTENCES, MAX_SENTENCES_KO = 3, 6, 6
 HEADING_WORDS = 3  # a unit of fewer words is a heading, not a sentence
@@ -340,17 +340,19 @@ def is_on_topic(item: Evidence, documents: Sequence, topic: Topic, concepts) -> 
 
 # A sentence that speaks of adults and of no child ("Aspirin is very effective for treating
 # fever in adults.") does not answer a question about a child, and may be wrong for one.
-_ADULTS = re.compile(r"\badults?\b", re.I)
-_CHILDREN = re.compile(r"\b(?:child(?:ren|hood)?|kids?|infants?|bab(?:y|ies)|newborns?|toddlers?|teens?|teenagers?|"
-                       r"adolescents?|pediatric|young people|boys?|girls?)\b", re.I)
 YOUNG_AGE_GROUPS = ("infant", "child")
+
+
+def _only_adults(text: str) -> bool:
+    who = population_markers(text)
+    return "adult" in who and "child" not in who
 
 
 def for_the_young(pool: list[Evidence], slots: dict) -> tuple[list[Evidence], int]:
     """The pool without sentences only about adults, when the question is about an infant or a child."""
     if ((slots or {}).get("demographics") or {}).get("age_group") not in YOUNG_AGE_GROUPS:
         return pool, 0
-    kept = [e for e in pool if not _ADULTS.search(e.text) or _CHILDREN.search(e.text)]
+    kept = [e for e in pool if not _only_adults(e.text)]
     return kept, len(pool) - len(kept)
 
 
