@@ -61,6 +61,12 @@ def test_question_kind(question, kind):
     assert question_kind(asked_part(question)) == kind
 
 
+@pytest.mark.parametrize("question", ["공복 혈당 126 mg/dL이면 당뇨인가요?", "My LDL is 160 mg/dL, is that high?",
+                                      "How often should I get a mammogram?"])
+def test_a_lab_value_or_a_screening_interval_is_no_dose_question(question):
+    assert question_kind(question) != "dosage"
+
+
 def test_surgery_is_no_drink_taken_with_a_medicine():
     assert question_kind("수술 전에 아스피린 먹어도 돼요?") != "interaction"  # 수술 holds 술
 
