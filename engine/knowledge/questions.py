@@ -154,8 +154,8 @@ def title_facets(title: str) -> tuple[str, str | None, list[str]]:
 
 # The kind of answer each question type asks for, as the answer composer, the judge and the
 # response cache's guard name them. Safety precautions are an interaction question only when
-# two things are taken together; "Can I take ibuprofen while pregnant?" asks what to do, unless
-# the question names what it asks for.
+# two things are taken together; "Can she take amoxicillin?" is no kind of its own (nor a
+# question of what to do: it asks whether a medicine is safe, not when to get care).
 QTYPE_KINDS = {"information": "definition", "causes": "causes", "susceptibility": "causes", "inheritance": "causes",
                "symptoms": "symptoms", "exams and tests": "diagnosis", "treatment": "treatment",
                "prevention": "prevention", "usage": "dosage", "side effects": "side_effects",
@@ -174,8 +174,6 @@ def question_kinds(text: str) -> frozenset[str]:
     kinds = {QTYPE_KINDS[q] for q in qtypes if q != "precautions"}
     if "precautions" in qtypes and _TOGETHER.search(text):
         kinds.add("interaction")
-    elif "precautions" in qtypes and not kinds - {"definition"}:
-        kinds.add("what_to_do")  # "주의할 출혈 증상" asks for symptoms
     if _TAKEN_WITH.search(text):
         kinds.add("interaction")
     if len(kinds) > 1:

@@ -47,14 +47,14 @@ CITED = re.compile(r"\[(\d)\]")
     ("What helps a sore throat?", "treatment"),
     ("Is there a vaccine for shingles?", "prevention"),
     ("Does sunscreen prevent skin cancer?", "prevention"),  # "sunscreen" is no screening test
-    ("Can I take ibuprofen while pregnant?", "what_to_do"),  # a precaution, nothing taken with it
+    ("Can I take ibuprofen while pregnant?", "definition"),  # a precaution, nothing taken with it
     ("Is grapefruit juice OK with simvastatin?", "interaction"),
     ("How much ibuprofen can I take in a day?", "dosage"),
     ("지르텍(세티리진) 먹으면 졸려요? 부작용 알려주세요", "side_effects"),  # the request asks too
     ("아이에게 해열제는 몇 시간마다 먹여요?", "dosage"),
     ("편두통에 좋은 약은 뭐예요?", "treatment"),
     ("어지러운데 병원 가야 하나요?", "what_to_do"),
-    ("임신 중에 타이레놀 먹어도 되나요?", "what_to_do"),  # during pregnancy, not with another medicine
+    ("임신 중에 타이레놀 먹어도 되나요?", "definition"),  # during pregnancy, not with another medicine
     ("메트로니다졸 먹는 중에 술 마셔도 돼요?", "interaction"),
 ])
 def test_question_kind(question, kind):
