@@ -177,9 +177,20 @@ def question_kind(text: str) -> str:
     return next((kind for kind in _KIND_ORDER if kind in found), "definition")
 
 
-def asked_kind(question: str) -> str:
-    """The kind of answer a question or message asks for, read from the sentences that ask."""
-    return question_kind(asked_part(question))
+def _medicines(slots: dict) -> list[dict]:
+    return [i for i in (slots or {}).get("medications", []) if isinstance(i, dict) and not i.get("negated")]
+
+
+def _asks_about_a_medicine(slots: dict) -> bool:
+    return any(i.get("asked_about") for i in _medicines(slots))
+
+
+def asked_kind(question: str, slots: dict | None = None) -> str:
+    """The kind of answer a question or message asks for, read from the sentences that ask;
+    with its extracted `slots`, whether a medicine causes something asks for a side effect
+    ("Does atorvastatin cause muscle pain?")."""
+    kind = question_kind(asked_part(question))
+    return "side_effects" if kind == "causes" and _asks_about_a_medicine(slots) else kind
 
 
 _PHRASING = {"definition": "What is {f}?", "causes": "What causes {f}?", "symptoms": "What are the symptoms of {f}?",
@@ -318,8 +329,8 @@ def question_topic(focus: Sequence[str], slots: dict, concepts, kind: str = "") 
     if focus:
         return Topic(set().union(*(concepts(name) for name in focus)), [set(tokenize(f)) for f in focus if tokenize(f)])
     items = [i for key in TOPIC_SLOTS for i in (slots or {}).get(key, []) if isinstance(i, dict) and not i.get("negated")]
-    medicines = [i for i in (slots or {}).get("medications", []) if isinstance(i, dict) and not i.get("negated")]
-    if kind in MEDICINE_KINDS and any(i.get("asked_about") for i in medicines):
+    medicines = _medicines(slots)
+    if kind in MEDICINE_KINDS and _asks_about_a_medicine(slots):
         items = medicines
     names = [n for i in items for n in [i.get("name", ""), *(i.get("synonyms") or [])] if n and not has_hangul(n)]
     return Topic({str(i["concept_id"]).upper() for i in items if i.get("concept_id")},
@@ -327,13 +338,17 @@ def question_topic(focus: Sequence[str], slots: dict, concepts, kind: str = "") 
                  medicine=bool(items) and all(i in medicines for i in items))
 
 
+def page_names(doc, topic: Topic, concepts) -> bool:
+    """The passage's knowledge-base question names what the question is about."""
+    return topic.named_in(title_question(getattr(doc, "title", "") or ""), concepts)
+
+
 def is_on_topic(item: Evidence, documents: Sequence, topic: Topic, concepts) -> bool:
     """The sentence's passage's question names what the question is about, or the sentence
     does, unless the passage is another medicine's own page ("Methylprednisolone makes your
     stomach more susceptible to aspirin" says nothing of aspirin's side effects)."""
     doc = documents[item.source - 1] if 0 < item.source <= len(documents) else None
-    title = title_question(getattr(doc, "title", "") or "")
-    if topic.named_in(title, concepts):
+    if page_names(doc, topic, concepts):
         return True
     return _qtype(doc) not in MEDICINE_PAGE_QTYPES and topic.named_in(item.text, concepts)
 
@@ -382,8 +397,7 @@ def page_roles(documents: Sequence, kind: str, numbers: Sequence[int] | None = N
     wanted = KIND_QTYPES.get(kind, ())
     answering = {n for n, q in qtypes.items() if q in wanted}
     if topic and concepts is not None:
-        answering = {n for n in answering
-                     if topic.named_in(title_question(getattr(documents[n - 1], "title", "") or ""), concepts)}
+        answering = {n for n in answering if page_names(documents[n - 1], topic, concepts)}
     return answering, {n for n, q in qtypes.items() if q in ASIDE_QTYPES}
 
 
@@ -397,8 +411,7 @@ def passages_used(documents: Sequence, kind: str, topic: Topic, concepts) -> lis
         return used
 
     def answers(n: int) -> bool:
-        title = getattr(documents[n - 1], "title", "") or ""
-        return _qtype(documents[n - 1]) in wanted and topic.named_in(title_question(title), concepts)
+        return _qtype(documents[n - 1]) in wanted and page_names(documents[n - 1], topic, concepts)
 
     if any(answers(n) for n in used):
         return used
@@ -491,10 +504,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     whole message (history, worries, thanks) is far from every passage sentence."""
     message = is_message(question)
     # "My child was diagnosed with croup. What are the symptoms?" asks for symptoms.
-    kind = asked_kind(question)
-    if kind == "causes" and any(isinstance(i, dict) and i.get("asked_about") and not i.get("negated")
-                                for i in (slots or {}).get("medications", [])):
-        kind = "side_effects"  # "Does atorvastatin cause muscle pain?" asks about a side effect
+    kind = asked_kind(question, slots)
     focus = plan_focus(plan) if message and plan is not None else []
     query = english_query(question, slots, kind, focus)
     texts = framing.texts(language)

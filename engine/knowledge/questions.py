@@ -162,7 +162,7 @@ QTYPE_KINDS = {"information": "definition", "causes": "causes", "susceptibility"
                "precautions": "interaction", "considerations": "what_to_do", "forget a dose": "what_to_do",
                "complications": "definition", "outlook": "definition"}
 _TAKEN_WITH = re.compile(r"\b(?:take|taking|use|using|drink|drinking|mix|mixing)\b.{1,40}\bwith\b", re.I)
-_TOGETHER = re.compile(_TAKEN_WITH.pattern + r"|\btogether\b|\bcombin|\balcohol|\bbeer\b|\bwine\b|\bwhile (?:taking|on)\b"
+_TOGETHER = re.compile(r"\btogether\b|\bcombin|\balcohol|\bbeer\b|\bwine\b|\bwhile (?:taking|on)\b"
                        r"|\bif (?:i am|i'm) on\b|\band\b|\bwith\b|같이|함께|병용|상호\s*작용|(?<!수)술|\S(?:이)?랑\s|\S하고\s|"
                        r"(?:복용|먹는|투약)\s*중|(?:먹|복용하)는데", re.I)
 
