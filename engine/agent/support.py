@@ -208,8 +208,11 @@ def without_heading(sentence: str) -> str:
             continue
         # "... Jaundice Jaundice refers to", "How Kidney Disease Occurs Kidney disease means ...",
         # "Medications Medications for glaucoma may be ..." (the word itself repeated, whatever follows).
+        # "Signs and Symptoms of Iron Deficiency Signs and symptoms of iron deficiency may include ...":
+        # the heading's first words again, as the sentence's own start.
         restated = len(opener) >= 4 and opener[1:].islower() and (
-            opener == heading[-1] or (after not in _NAME_GOES_ON and opener.lower() in {w.lower() for w in heading}))
+            opener == heading[-1] or (after not in _NAME_GOES_ON and opener.lower() in {w.lower() for w in heading})
+            or (len(heading) >= 3 and [w.lower() for w in words[k:k + 3]] == [w.lower() for w in heading[:3]]))
         if opener in _SENTENCE_OPENERS or restated:
             return " ".join(words[k:])
         if after in _NAME_GOES_ON or after.strip(",.") in _NAME_ENDINGS or opener in _BODY_NAMES:

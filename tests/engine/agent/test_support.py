@@ -86,7 +86,9 @@ def test_a_title_or_capitals_heading_run_into_a_sentence_is_left_out_and_a_name_
               "Medications Medications for glaucoma may be either in the form of eye drops or pills.":
               "Medications for glaucoma may be either in the form of eye drops or pills.",
               "COLD, SORE THROAT, COUGH Cold medicines can treat symptoms to make you feel better.":
-              "Cold medicines can treat symptoms to make you feel better."}
+              "Cold medicines can treat symptoms to make you feel better.",
+              "Signs and Symptoms of Iron Deficiency Signs and symptoms of iron deficiency may include brittle nails.":
+              "Signs and symptoms of iron deficiency may include brittle nails."}
     for sentence, kept in headed.items():
         assert passage_units(sentence) == [kept]
     for sentence in ("Centers for Disease Control and Prevention recommends a yearly flu shot.",
