@@ -67,7 +67,11 @@ LEXICAL_DUPLICATE = 0.7
 RELEVANCE_FLOOR = 0.4
 # A sentence that names medical things beyond the question's own words (drugs, tests, body
 # parts, symptoms) says something specific; "The symptoms of appendicitis can vary" does not.
-SPECIFIC_BONUS, SPECIFIC_WORDS = 0.04, 4
+SPECIFIC_BONUS, SPECIFIC_WORDS = 0.12, 4
+# A sentence with the asked kind's cue words ('caused by' for a causes question) and one on the
+# wrong side of a cause for it (off_side).
+KIND_BONUS = 0.5
+OFF_SIDE_PENALTY = 0.2
 PASSAGES_USED = 5
 # A passage written to answer the asked kind of question (a MedQuAD title "What are the
 # treatments for Asthma ?" for "천식은 어떻게 치료하나요?") states the answer, most directly
@@ -94,9 +98,11 @@ _KIND_ORDER = ("interaction", "side_effects", "dosage", "diagnosis", "prevention
 _LOWERS_RISK = re.compile(r"\b(?:lower|reduce|decrease)s?(?:\s+\w+){0,2}?\s+(?:risk|chance|incidence|odds)\b", re.I)
 _FACET_CUES: dict[str, re.Pattern] = {
     "definition": re.compile(r"\b(is|are) (a|an|the|one|when)\b|\brefers? to\b|\bmeans?\b|\bis called\b", re.I),
-    "causes": re.compile(r"\b(is|are|be|often|usually|mostly) caused\b|\bcauses? of\b|\bdue to\b|\bbecause\b|\bhappens? when\b|\bresult(s|ing)? (of|from)\b|\brisk factor"
+    "causes": re.compile(r"\b(is|are|be|often|usually|mostly) caused\b|\bcauses? of\b|\bdue to\b|\bbecause\b"
+                         r"|\b(?:happen|form|develop|occur)s? when\b|\bresult(s|ing)? (of|from)\b|\brisk factor"
                          r"|\btrigger|\bbuild(s)? up\b|\binherit|\bgenetic|\bcan cause\b|\blead(s)? to\b|\bmore likely to\b|\bat risk\b"
-                         r"|\brisk of\b|\bincreases? the risk", re.I),
+                         r"|\brisk of\b|\b(?:increase|raise)s? (?:the|your) (?:risk|chance|likelihood|odds)\b|\bplays? a (?:role|part)\b",
+                         re.I),
     "symptoms": re.compile(r"\bsymptom|\bsigns?\b|\bfeel|\bpain|\bnumb|\bweak|\btired|\bthirst|\bsweat", re.I),
     "diagnosis": re.compile(r"\bdiagnos|\btests?\b|\bexam|\bbiops|\bmeasur|\bscreen|\bx-ray|\bscan\b|\breading", re.I),
     "treatment": re.compile(r"\btreat|\btherap|\bmedicine|\bmedication|\bsurgery|\bdrugs?\b|\bprescri|\binhaler"
@@ -112,6 +118,44 @@ _FACET_CUES: dict[str, re.Pattern] = {
     "what_to_do": re.compile(r"\bcall\b|\bsee (a|your) (doctor|health)|\bseek\b|\bemergency\b|\bright away\b|\b911\b"
                              r"|\bhealth care provider\b|\bshould\b|\bremove\b|\bdrink\b|\brest\b(?! of)", re.I),
 }
+# Which side of a cause the topic is on. What the topic itself causes is a complication, not a
+# cause ("Varicose veins can lead to dermatitis", "pain caused by your varicose veins"); what
+# causes the topic is not a symptom of it ("conditions that can cause dementia").
+_CAUSES_FORWARD = re.compile(r"^\W*(?:(?:can|may|might|could|will|also|often|usually|sometimes|commonly|do|does|did|not)\s+)*"
+                             r"(?:cause[sd]?|lead(?:s)? to|result(?:s)? in)\b(?! of| by)", re.I)
+_CAUSED_BY = re.compile(r"\b(?:caused by|due to|because of|results? from|(?:a|the) result of|triggered by|brought on by)"
+                        r"\s+(?:\w+\s+){0,2}?$", re.I)
+_CAUSES_BEFORE = re.compile(r"\b(?:cause[sd]?|lead(?:s)? to|trigger(?:s|ed)?)\s+(?!of\b)(?:\w+\s+){0,3}?$", re.I)
+_IS_CAUSED = re.compile(r"^\W*(?:is|are)\s+(?:\w+\s+)?(?:caused by|due to|the result of|triggered by)\b", re.I)
+CAUSE, EFFECT = "cause", "effect"
+
+
+def causal_role(sentence: str, topic_terms: Sequence[str]) -> str:
+    """CAUSE when the sentence tells what the topic causes (the topic just before "causes"/"can
+    lead to", or just after "caused by"/"due to"); EFFECT when it tells what causes the topic
+    ("can cause dementia", "Gout is caused by ..."); "" otherwise."""
+    lowered = sentence.lower()
+    for term in (t for t in topic_terms if t):
+        at = lowered.find(term)
+        while at >= 0:
+            before, after = lowered[:at], lowered[at + len(term):]
+            if _CAUSED_BY.search(before) or _CAUSES_FORWARD.match(after):
+                return CAUSE
+            if _CAUSES_BEFORE.search(before) or _IS_CAUSED.match(after):
+                return EFFECT
+            at = lowered.find(term, at + 1)
+    return ""
+
+
+# A sentence on the wrong side of a cause for the asked kind: a complication for "what causes it?",
+# a cause for "what are its symptoms?".
+_OFF_SIDE = {"causes": CAUSE, "symptoms": EFFECT}
+
+
+def off_side(sentence: str, kind: str, topic_terms: Sequence[str]) -> bool:
+    return kind in _OFF_SIDE and causal_role(sentence, topic_terms) == _OFF_SIDE[kind]
+
+
 # The kinds of question asked about a medicine (its nausea is a side effect, a disease's a symptom).
 MEDICINE_KINDS = frozenset({"side_effects", "dosage", "interaction"})
 # About a medicine, "drugs" or "medicine" says little; its interactions, doses and side effects say more.
@@ -142,11 +186,14 @@ _JUNK = re.compile(r"https?://|www\.|\b1-800\b|^(see|source|for more|learn more|
                    r"|^(?:to )?(?:find out|learn) more\b", re.I)
 # A sentence about the page, not the topic: "Diagnosis Here is how these anxiety disorders are
 # diagnosed.", "This fact sheet describes ...", "The information below ...", "(Watch the video to
-# learn more about glaucoma.", "More information about ... is provided in the NIDDK health topic, ...".
+# learn more about glaucoma.", "More information about ... is provided in the NIDDK health topic, ...",
+# and a figure the reader cannot see ("The middle image shows where varicose veins might appear").
 _ABOUT_THE_PAGE = re.compile(r"(?:^|^\w+ )(?:here (?:is|are)\b|this (?:page|section|fact sheet|summary|topic|booklet)\b"
                              r"|the (?:information|sections?|list) below\b|(?:listed|described) below\b)"
                              r"|^\(?(?:watch|view|see|play) (?:the|this|a) (?:video|animation|slide|figure|picture)"
-                             r"|^more information (?:about|on)\b.*\b(?:is|are|can be) (?:provided|available|found)\b", re.I)
+                             r"|^more information (?:about|on)\b.*\b(?:is|are|can be) (?:provided|available|found)\b"
+                             r"|^(?:in )?(?:the (?:top|middle|bottom|left|right|upper|lower) (?:image|figure|picture|illustration|drawing|panel)"
+                             r"|figure [a-z0-9]{1,3}\b)", re.I)
 # The rare-disease pages' symptom tables (a list of phenotype terms with frequencies) and the
 # notes around them read as one run-on sentence of terms, not a statement.
 _SYMPTOM_TABLE = re.compile(r"approximate number of patients|human phenotype ontology|\borphanet\b"
@@ -432,7 +479,10 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
     stems = [set(tokenize(item.text)) - asked for item in pool]
     relevance = []
     for item, sim in zip(pool, similarity):
-        bonus = 0.2 if _FACET_CUES[kind].search(item.text) else 0.0
+        wrong_side = off_side(item.text, kind, topic_terms)
+        bonus = KIND_BONUS if _FACET_CUES[kind].search(item.text) and not wrong_side else 0.0
+        if wrong_side:
+            bonus -= OFF_SIDE_PENALTY
         if kind == "what_to_do" and _FACET_CUES["treatment"].search(item.text):
             bonus = max(bonus, 0.08)
         lowered = item.text.lower()

@@ -440,9 +440,12 @@ def test_a_sentence_about_the_page_is_not_quoted():
              "If the information is available, the table below includes how often the symptom is seen.",
              "Signs and Symptoms Approximate number of patients (when available) Anteverted nares 90% Aplasia 50%.",
              "The NINDS supports a broad range of research on neural tube defects aimed at finding ways to prevent them.",
+             "The middle image shows where varicose veins might appear in a leg.",
+             "Figure B shows a varicose vein with a deformed valve, abnormal blood flow, and thin, stretched walls.",
+             "The images can show the presence of kidney stones in the urinary tract.",
              "Recent studies have shown that folic acid in the diet of women of child-bearing age lowers the risk."]
     kept = [e.text for e in candidates([Evidence(1, t, i) for i, t in enumerate(texts)])]
-    assert kept == [texts[0], texts[4], texts[7], texts[-1]]
+    assert kept == [texts[0], texts[4], texts[7], texts[-2], texts[-1]]
 
 
 def test_a_quote_is_labelled_by_its_purpose_the_asked_kind_and_whether_a_medicine_was_asked_about():
@@ -522,3 +525,38 @@ def test_a_list_of_names_without_a_lead_in_is_not_quoted():
     long_items = Evidence(2, "Women can get vaginal yeast infections, causing itchiness, pain and discharge; "
                              "Yeast infections of the skin cause itching and rashes.", 0)
     assert candidates([bare, led, long_items]) == [led, long_items]
+
+
+@pytest.mark.parametrize("sentence, role", [
+    ("Varicose veins can lead to dermatitis, an itchy rash.", "cause"),
+    ("Sometimes varicose veins cause mild to moderate pain, blood clots, or skin ulcers.", "cause"),
+    ("You may need a procedure for skin disorders caused by your varicose veins.", "cause"),
+    ("Varicose veins are caused by weak or damaged valves.", "effect"),
+    ("Weak or damaged valves can cause varicose veins.", "effect"),
+    ("Doctors have identified other conditions that can cause dementia or dementia-like symptoms.", "effect"),
+    ("The causes of varicose veins include older age.", ""),
+    ("If too many uric acid crystals form as a result of hyperuricemia, gout can develop.", ""),
+    ("Memory loss is a common symptom of dementia.", ""),
+])
+def test_which_side_of_a_cause_the_topic_is_on(sentence, role):
+    from engine.agent.composer import causal_role
+
+    assert causal_role(sentence, ["varicose veins", "dementia", "gout"]) == role
+
+
+def test_a_complication_does_not_answer_what_causes_it_nor_a_cause_what_its_symptoms_are(minilm):
+    from engine.agent.composer import candidates, off_side, select
+    from engine.agent.support import evidence_from
+
+    assert off_side("Varicose veins can lead to dermatitis, an itchy rash.", "causes", ["varicose veins"])
+    assert not off_side("Varicose veins can lead to dermatitis, an itchy rash.", "symptoms", ["varicose veins"])
+    assert off_side("Strokes can cause dementia.", "symptoms", ["dementia"])
+    page = Passage("veins", "Varicose veins can lead to dermatitis, an itchy rash, and to skin ulcers. "
+                   "Weak or damaged valves in the veins can cause varicose veins.", title="Varicose Veins")
+    checker = SupportChecker(minilm)
+    pool = candidates(evidence_from([page]))
+    query = "What causes varicose veins?"
+    vectors, query_vector = checker.vectors([e.text for e in pool]), checker.vectors([query])[0]
+    (first, _), = select(query_vector, pool, vectors, kind="causes", topic_terms=["varicose veins"], sources=1,
+                         limit=1, query=query)
+    assert first.text.startswith("Weak or damaged valves")
