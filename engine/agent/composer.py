@@ -194,6 +194,10 @@ _ABOUT_THE_PAGE = re.compile(r"(?:^|^\w+ )(?:here (?:is|are)\b|this (?:page|sect
                              r"|^more information (?:about|on)\b.*\b(?:is|are|can be) (?:provided|available|found)\b"
                              r"|^(?:in )?(?:the (?:top|middle|bottom|left|right|upper|lower) (?:image|figure|picture|illustration|drawing|panel)"
                              r"|figure [a-z0-9]{1,3}\b)", re.I)
+# A pointer to another resource ("Go to the National Heart, Lung, and Blood Institute's ... for a
+# sample plan.", "Visit GeneReviews for ...") names a place, not a fact; "Go to the nearest hospital
+# emergency room." and "Visit your doctor ..." are advice and stay (case matters here).
+_RESOURCE_POINTER = re.compile(r"^(?:Go to|Visit)\s+(?:the\s+|our\s+)?(?:[A-Z\"]|website\b|link\b)")
 # The rare-disease pages' symptom tables (a list of phenotype terms with frequencies) and the
 # notes around them read as one run-on sentence of terms, not a statement.
 _SYMPTOM_TABLE = re.compile(r"approximate number of patients|human phenotype ontology|\borphanet\b"
@@ -338,6 +342,7 @@ def candidates(evidence: Sequence[Evidence]) -> list[Evidence]:
         key = text.lower()
         if (key in seen or text.endswith("?") or _JUNK.search(text) or _ABOUT_THE_PAGE.search(text)
                 or _EMPTY_ANNOUNCEMENT.match(text) or _SYMPTOM_TABLE.search(text) or _RESEARCH_NOTE.search(text)
+                or _RESOURCE_POINTER.match(text)
                 or has_hangul(text)):
             continue
         if text.isupper() or not text.rstrip().endswith((".", "!", ")", '"')):
