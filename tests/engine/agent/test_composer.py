@@ -56,6 +56,14 @@ CITED = re.compile(r"\[(\d)\]")
     ("어지러운데 병원 가야 하나요?", "what_to_do"),
     ("임신 중에 타이레놀 먹어도 되나요?", "definition"),  # during pregnancy, not with another medicine
     ("메트로니다졸 먹는 중에 술 마셔도 돼요?", "interaction"),
+    ("감기에 걸렸는데 어떻게 하면 빨리 나아요?", "treatment"),
+    ("감기는 언제 나아요?", "definition"),  # when, not how: the outlook
+    ("어머니가 자꾸 깜빡깜빡하시는데 치매 증상이 뭐예요?", "symptoms"),  # a forgetful mother, no forgotten dose
+    ("glimepiride 아침에 깜빡했는데 어떡해요", "what_to_do"),
+    ("아이가 중이염인지 어떻게 알 수 있나요?", "symptoms"),
+    ("통풍인지 어떻게 알아요 검사 해야되나요", "diagnosis"),
+    ("진통제 먹는 중에 술 한잔 해도 되나요?", "interaction"),
+    ("독감은 어떻게 막아요?", "prevention"),
 ])
 def test_question_kind(question, kind):
     assert question_kind(asked_part(question)) == kind
