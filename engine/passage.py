@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 class Passage:
     """One retrieved passage, as the knowledge service returns it (plus compression info).
 
-    `passage` is what of it the prompt carried (after compression); sources show it so a
-    clinician reads what the model read, and fall back to the whole text. `ranks` (the
+    `passage` is what of it the answer was written from: the prompt's compressed text when a
+    model writes, the whole chunk when the composer does (engine.agent.writer.composer_writes);
+    sources show it so a clinician reads what the answer came from, and fall back to the whole text. `ranks` (the
     passage's rank in each retriever), `source_name` (the document's source, "MedlinePlus")
     and `tokens` (the chunk's size) are what the search knew of it.
     """

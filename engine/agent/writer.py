@@ -42,6 +42,10 @@ class Written:
     decisions: list[str] = field(default_factory=list)
 
 
+# The writers that build the answer from the passages' own sentences.
+COMPOSER_WRITERS = ("composer", "composer+model")
+
+
 def chosen_writer(services) -> str:
     writer = services.settings.answer.writer
     if writer != "auto":
@@ -52,6 +56,14 @@ def chosen_writer(services) -> str:
         parameters = None
     small = parameters is not None and parameters < services.settings.refine.small_model_params
     return "composer" if small else "model"
+
+
+def composer_writes(services) -> bool:
+    """The composer writes the answer, so it reads the retrieved passages whole: the compressed
+    documents section fits a model's prompt (and the judge's), and cutting the chunks to it left
+    the composer without the sentences that answer (the opening of "What causes Varicose Veins ?"
+    cut to a figure caption). Not in the degraded mode, which shows the prompt's excerpts."""
+    return services.llm_unavailable is None and chosen_writer(services) in COMPOSER_WRITERS
 
 
 def sentence_embedder(services):
@@ -157,7 +169,7 @@ def write_answer(state, services, messages: list[dict], max_tokens: int, stream,
         return Written(clean_citations(text.strip(), len(state.documents)), [], writer, cancelled,
                        ["answer: the model writes, support check off"])
     checker = support_checker(services)
-    if writer in ("composer", "composer+model"):
+    if writer in COMPOSER_WRITERS:
         composition = _compose(state, services, checker, about_patient)
         decisions = list(composition.decisions)
         if writer == "composer+model":

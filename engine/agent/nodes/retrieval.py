@@ -13,7 +13,7 @@ from dataclasses import replace
 from engine.agent.compression import compress
 from engine.agent.services import AgentServices
 from engine.agent.state import TurnState
-from engine.agent.writer import chosen_writer
+from engine.agent.writer import composer_writes
 from engine.passage import Passage
 from engine.events import Sources
 from engine.text import medical_words
@@ -55,16 +55,6 @@ def distinct_passages(documents: list[Passage]) -> list[Passage]:
         seen.append(text)
         kept.append(doc)
     return kept
-
-
-def composer_writes(services: AgentServices) -> bool:
-    """The composer writes the answer from the passages' own sentences: it reads whole chunks.
-    The compressed section fits a model's prompt; cutting the chunks to it left the composer
-    without the sentences that answer (the opening of "What causes Varicose Veins ?" cut to a
-    figure caption), and the sources then show what the answer was composed from."""
-    if services.llm_unavailable is not None:  # the degraded answer shows the prompt's excerpts
-        return False
-    return chosen_writer(services) in ("composer", "composer+model")
 
 
 def passages_kept(section: str, documents: list[Passage]) -> int:
