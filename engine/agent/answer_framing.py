@@ -32,6 +32,7 @@ LEADS = {
         "side_effects": "Side effects of {topic} described in the sources:",
         "interaction": "What the sources say about taking {topic} together:",
         "what_to_do": "What the sources advise about {topic}:",
+        "precaution": "What the sources say about taking {medicine} with {condition}:",
     },
     "ko": {
         "definition": "{topic}에 대해 출처에서 찾은 설명입니다.",
@@ -44,6 +45,7 @@ LEADS = {
         "side_effects": "{topic}의 부작용에 대해 출처에서 찾은 내용입니다.",
         "interaction": "{topic} 병용(함께 복용)에 대해 출처에서 찾은 내용입니다.",
         "what_to_do": "{topic}에 관해 지금 할 수 있는 일을 출처에서 찾은 내용입니다.",
+        "precaution": "{condition} 환자의 {medicine} 복용에 대해 출처에서 찾은 내용입니다.",
     },
 }
 NO_TOPIC = {"en": "this question", "ko": "이 질문"}
@@ -89,7 +91,27 @@ def texts(language: str) -> dict:
 
 def lead(kind: str, topic: str, language: str) -> str:
     templates = LEADS.get(language, LEADS["en"])
-    return templates.get(kind, templates["definition"]).format(topic=topic or NO_TOPIC.get(language, NO_TOPIC["en"]))
+    text = templates.get(kind, templates["definition"]).format(topic=topic or NO_TOPIC.get(language, NO_TOPIC["en"]))
+    # "How kidney disease and ibuprofen are treated", not "... is treated".
+    return text.replace(" is ", " are ", 1) if language != "ko" and " and " in (topic or "") else text
+
+
+def medicine_with_condition(slots: dict, language: str = "en") -> tuple[str, str] | None:
+    """(medicine, condition) when a question names one medicine and a condition, as a question
+    whether the medicine is safe with the condition does ("Can I take ibuprofen if I have kidney
+    disease?"); None otherwise."""
+    medicines = _names((slots or {}).get("medications", []), language)
+    conditions = _names((slots or {}).get("conditions", []), language)
+    return (medicines[0], conditions[0]) if len(medicines) == 1 and conditions else None
+
+
+def precaution_lead(slots: dict, language: str) -> str:
+    """The lead of an interaction question about a medicine with a condition: "taking ibuprofen with
+    kidney disease", not "taking kidney disease and ibuprofen together"; "" for any other."""
+    pair = medicine_with_condition(slots, language)
+    if not pair:
+        return ""
+    return LEADS.get(language, LEADS["en"])["precaution"].format(medicine=pair[0], condition=pair[1])
 
 
 def korean_name(english: str, concept_id: str | None = None) -> str | None:
@@ -249,10 +271,17 @@ def korean_gist(quotes: Sequence[tuple[str, int]], kind: str, lead_text: str, li
 
 def topic_name(slots: dict, language: str, fallback: str = "") -> str:
     """The question's main concept(s) as the reader should see them: Korean names for Korean."""
-    items = [i for key in NAMING_SLOTS for i in (slots or {}).get(key, [])
-             if isinstance(i, dict) and not i.get("negated")]
+    names = _names([i for key in NAMING_SLOTS for i in (slots or {}).get(key, [])], language)
+    joiner = ", " if language == "ko" else " and "
+    return joiner.join(names[:2]) if names else fallback
+
+
+def _names(items, language: str) -> list[str]:
+    """The reader's names of extracted items (not negated ones), Korean names for Korean, each once."""
     names: list[str] = []
     for item in items:
+        if not isinstance(item, dict) or item.get("negated"):
+            continue
         english = item.get("name") or ""
         if language == "ko":
             name = korean_name(english, item.get("concept_id")) or (item.get("text") or "").strip() or english
@@ -260,8 +289,7 @@ def topic_name(slots: dict, language: str, fallback: str = "") -> str:
             name = english or (item.get("text") or "").strip()
         if name and name not in names:
             names.append(name)
-    joiner = ", " if language == "ko" else " and "
-    return joiner.join(names[:2]) if names else fallback
+    return names
 
 
 def focus_name(focus, language: str) -> str:

@@ -114,7 +114,9 @@ _FACET_CUES: dict[str, re.Pattern] = {
                          re.I),
     "side_effects": re.compile(r"\bside effects?\b|\badverse\b|\breactions?\b|\bsoreness\b|\bredness\b|\bswelling\b"
                               r"|\bitching\b|\bnausea\b|\bdizz|\bdrows|\bheadache\b|\brash\b|\bupset stomach\b", re.I),
-    "interaction": re.compile(r"\binteract|\btogether\b|\bcombin|\bbleed|\bwith (other|another)", re.I),
+    "interaction": re.compile(r"\binteract|\btogether\b|\bcombin|\bbleed|\bwith (other|another)|\bavoid\b|\bshould not\b"
+                              r"|\bdo not (?:take|use)\b|\bcan harm\b|\bmake \w+ worse\b|\bcaution\b|\bespecially if\b",
+                              re.I),
     "what_to_do": re.compile(r"\bcall\b|\bsee (a|your) (doctor|health)|\bseek\b|\bemergency\b|\bright away\b|\b911\b"
                              r"|\bhealth care provider\b|\bshould\b|\bremove\b|\bdrink\b|\brest\b(?! of)", re.I),
 }
@@ -285,6 +287,18 @@ def plan_focus(plan) -> list[str]:
     return names[:2]
 
 
+# A question about what to eat ("빈혈이 있으면 뭘 먹어야 하나요?", "What should I eat if I have gout?")
+# is answered by sentences about foods and nutrients, whatever its kind.
+_ASKS_ABOUT_FOOD = re.compile(r"(?:뭘|뭐|무엇을|어떤\s*걸)\s*(?:먹|섭취)|음식|식단|식이|식사|"
+                              r"\beat\b|\beating\b|\bdiet\b|\bfoods?\b", re.I)
+_FOOD_CUES = re.compile(r"\beat|\bfoods?\b|\bdiet|\bnutri|\bmeals?\b|\brich in\b|\bfruits?\b|\bvegetables?\b"
+                        r"|\bwhole grains?\b|\bmeat\b|\bdairy\b|\bsupplements?\b", re.I)
+
+
+def asks_about_food(question: str) -> bool:
+    return bool(_ASKS_ABOUT_FOOD.search(asked_part(question)))
+
+
 def english_query(question: str, slots: dict, kind: str, focus: Sequence[str] = ()) -> str:
     """The question as the English embedder can read it: itself; for Korean the English
     names of its linked concepts plus the kind ("What causes gout?"); for a long message
@@ -297,6 +311,8 @@ def english_query(question: str, slots: dict, kind: str, focus: Sequence[str] = 
              for i in (slots or {}).get(key, []) if isinstance(i, dict) and i.get("name") and not i.get("negated")]
     latin = " ".join(latin_words(question))
     focus_text = " and ".join(dict.fromkeys(names)) or latin
+    if focus_text and kind == "what_to_do" and asks_about_food(question):
+        return f"What foods should people with {focus_text} eat?"
     return _PHRASING[kind].format(f=focus_text) if focus_text else question
 
 
@@ -382,7 +398,9 @@ def question_topic(focus: Sequence[str], slots: dict, concepts, kind: str = "") 
         return Topic(set().union(*(concepts(name) for name in focus)), [set(tokenize(f)) for f in focus if tokenize(f)])
     items = [i for key in TOPIC_SLOTS for i in (slots or {}).get(key, []) if isinstance(i, dict) and not i.get("negated")]
     medicines = _medicines(slots)
-    if kind in MEDICINE_KINDS and _asks_about_a_medicine(slots):
+    # Whether a medicine is safe with a condition is about both ("NSAIDs can harm your kidneys").
+    with_condition = kind == "interaction" and framing.medicine_with_condition(slots) is not None
+    if kind in MEDICINE_KINDS and _asks_about_a_medicine(slots) and not with_condition:
         items = medicines
     names = [n for i in items for n in [i.get("name", ""), *(i.get("synonyms") or [])] if n and not has_hangul(n)]
     return Topic({str(i["concept_id"]).upper() for i in items if i.get("concept_id")},
@@ -474,10 +492,11 @@ def passages_used(documents: Sequence, kind: str, topic: Topic, concepts) -> lis
 def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarray, *, kind: str,
            topic_terms: Sequence[str], sources: int, limit: int, longest: int = 45,
            query: str = "", answering: set[int] = frozenset(),
-           aside: set[int] = frozenset()) -> list[tuple[Evidence, float]]:
+           aside: set[int] = frozenset(), food: bool = False) -> list[tuple[Evidence, float]]:
     """MMR over the pool: relevance (similarity + kind/topic bonuses − shape penalties)
     against redundancy with what is already chosen; a restatement of a chosen sentence
-    (`LEXICAL_DUPLICATE`) is never chosen."""
+    (`LEXICAL_DUPLICATE`) is never chosen. For a question about what to eat (`food`), a
+    sentence about foods speaks to the asked kind."""
     similarity = vectors @ query_vector
     asked = set(tokenize(query))
     asked_medical = medical_words(f"{query} {' '.join(topic_terms)}")
@@ -485,7 +504,8 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
     relevance = []
     for item, sim in zip(pool, similarity):
         wrong_side = off_side(item.text, kind, topic_terms)
-        bonus = KIND_BONUS if _FACET_CUES[kind].search(item.text) and not wrong_side else 0.0
+        on_kind = _FACET_CUES[kind].search(item.text) or (food and _FOOD_CUES.search(item.text))
+        bonus = KIND_BONUS if on_kind and not wrong_side else 0.0
         if wrong_side:
             bonus -= OFF_SIDE_PENALTY
         if kind == "what_to_do" and _FACET_CUES["treatment"].search(item.text):
@@ -604,11 +624,13 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
             chosen = select(query_vector, pool, vectors, kind=kind, topic_terms=topic_terms,
                             sources=min(len(documents), PASSAGES_USED), limit=limit,
                             longest=LONGEST_KO if language == "ko" else LONGEST, query=query,
-                            answering=answering, aside=aside)
+                            answering=answering, aside=aside, food=asks_about_food(question))
     picked = [e for e, _ in chosen]
     verdicts = checker.check([e.text for e in picked], evidence)
     backed = [(e, s) for e, s in zip(picked, verdicts) if s.source is not None]
     topic = framing.focus_name(focus, language) if focus else framing.topic_name(slots, language)
+    lead_text = (kind == "interaction" and not focus and framing.precaution_lead(slots, language)
+                 or framing.lead(kind, topic, language))
     gist, named = "", backed
     if language == "ko":
         # The Korean glance line names what all backed sentences say, quoted or not (a Korean
@@ -617,25 +639,22 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
         # another disease must not read as a treatment for hives.
         if asked and checker.concepts is not None:
             named = [(e, s) for e, s in backed if is_on_topic(e, documents, asked, checker.concepts)]
-        gist = glance_line([s for _, s in named], kind, framing.lead(kind, topic, "ko"), medicine)
+        gist = glance_line([s for _, s in named], kind, lead_text, medicine)
     if language == "ko" and KO_QUOTE_LETTERS:
         backed = [(e, replace(s, text=shortened_quote(s.text, KO_QUOTE_LETTERS))) for e, s in backed]
     unquoted = ""
     if language == "ko" and KO_MIN_HANGUL and len(backed) > 1:
         every = backed
-        backed = _within_korean_share(backed, frame_top, kind, topic, texts, medicine, gist=gist, named=named)
+        backed = _within_korean_share(backed, frame_top, kind, topic, texts, medicine, gist=gist, named=named,
+                                      lead_text=lead_text)
         if len(backed) < len(every):
             decisions.append(f"compose: {len(backed)} of {len(every)} sentences quoted, so that the Korean answer "
                              f"stays at least {KO_MIN_HANGUL:.0%} Korean")
-            unquoted = unquoted_line(named, backed, f"{framing.lead(kind, topic, 'ko')} {gist}")
+            unquoted = unquoted_line(named, backed, f"{lead_text} {gist}")
     order = {id(e): i for i, e in enumerate(reading_order([e for e, _ in backed], kind, medicine))}
     sourced = [s for e, s in sorted(backed, key=lambda pair: order[id(pair[0])])]
-    if sourced:
-        lead_text = framing.lead(kind, topic, language)
-    elif no_medicine_page and topic:
-        lead_text = texts["no_medicine_page"].format(name=topic)
-    else:
-        lead_text = texts["nothing"]
+    if not sourced:
+        lead_text = texts["no_medicine_page"].format(name=topic) if no_medicine_page and topic else texts["nothing"]
     lead = Support(lead_text, kind=NOTICE)
     closing = Support(texts["disclaimer"], kind=NOTICE)
     decisions.append(f"compose: {len(sourced)} sentences selected (MMR λ={MMR_LAMBDA})")
@@ -666,14 +685,14 @@ def shortened_quote(text: str, letters: int) -> str:
     return f"{text[:cut].rstrip(' ;,:')} …" if cut else text
 
 
-def _within_korean_share(backed, frame_top, kind, topic, texts, medicine=False, gist=None, named=None):
+def _within_korean_share(backed, frame_top, kind, topic, texts, medicine=False, gist=None, named=None, lead_text=None):
     """The backed sentences a Korean answer quotes so that it stays at least KO_MIN_HANGUL
     Hangul: the longest prefix (in order of relevance) that does, and at least the first
     KO_FIRST_QUOTES. When even those read too English, they are cut shorter at list items or
     clauses (`KO_TIGHTER_LETTERS`), as far as `shortened_quote` allows, and only when even
     the shortest cuts read too English are the least relevant dropped, down to KO_LEAST_QUOTES
     (dropping them earlier lost more facts on the tuning sets than the share was worth)."""
-    lead = Support(framing.lead(kind, topic, "ko"), kind=NOTICE)
+    lead = Support(lead_text or framing.lead(kind, topic, "ko"), kind=NOTICE)
     closing = Support(texts["disclaimer"], kind=NOTICE)
 
     named = backed if named is None else named

@@ -159,7 +159,8 @@ def title_facets(title: str) -> tuple[str, str | None, list[str]]:
 
 # The kind of answer each question type asks for, as the answer composer, the judge and the
 # response cache's guard name them. Safety precautions are an interaction question only when
-# two things are taken together; "Can she take amoxicillin?" is no kind of its own (nor a
+# two things are taken together, or a medicine with a condition ("Can I take ibuprofen if I have
+# kidney disease?", "신장병이 있는데 이부프로펜 먹어도 돼요?"); "Can she take amoxicillin?" is no kind of its own (nor a
 # question of what to do: it asks whether a medicine is safe, not when to get care).
 QTYPE_KINDS = {"information": "definition", "causes": "causes", "susceptibility": "causes", "inheritance": "causes",
                "symptoms": "symptoms", "exams and tests": "diagnosis", "treatment": "treatment",
@@ -168,7 +169,8 @@ QTYPE_KINDS = {"information": "definition", "causes": "causes", "susceptibility"
                "complications": "definition", "outlook": "definition"}
 _TAKEN_WITH = re.compile(r"\b(?:take|taking|use|using|drink|drinking|mix|mixing)\b.{1,40}\bwith\b", re.I)
 _TOGETHER = re.compile(r"\btogether\b|\bcombin|\balcohol|\bbeer\b|\bwine\b|\bwhile (?:taking|on)\b"
-                       r"|\bif (?:i am|i'm) on\b|\band\b|\bwith\b|같이|함께|병용|상호\s*작용|(?<!수)술|\S(?:이)?랑\s|\S하고\s|"
+                       r"|\bif (?:i am|i'm) on\b|\band\b|\bwith\b|\bif (?:i|you|she|he|they|we) (?:have|has|had)\b"
+                       r"|있(?:는데|으면|어도)|환자|같이|함께|병용|상호\s*작용|(?<!수)술|\S(?:이)?랑\s|\S하고\s|"
                        r"(?:복용|먹는|투약)\s*중|(?:먹|복용하)는데", re.I)
 
 

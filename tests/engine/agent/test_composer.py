@@ -64,6 +64,8 @@ CITED = re.compile(r"\[(\d)\]")
     ("통풍인지 어떻게 알아요 검사 해야되나요", "diagnosis"),
     ("진통제 먹는 중에 술 한잔 해도 되나요?", "interaction"),
     ("독감은 어떻게 막아요?", "prevention"),
+    ("Can I take ibuprofen for a headache if I have kidney disease?", "interaction"),  # a medicine with a condition
+    ("신장병이 있는데 이부프로펜 먹어도 돼요?", "interaction"),
 ])
 def test_question_kind(question, kind):
     assert question_kind(asked_part(question)) == kind
@@ -572,3 +574,59 @@ def test_a_complication_does_not_answer_what_causes_it_nor_a_cause_what_its_symp
     (first, _), = select(query_vector, pool, vectors, kind="causes", topic_terms=["varicose veins"], sources=1,
                          limit=1, query=query)
     assert first.text.startswith("Weak or damaged valves")
+
+
+KIDNEY_TREATMENT = Passage("kidney-tx", "Non-steroidal anti-inflammatory drugs (NSAIDs) can harm your kidneys, "
+                           "especially if you have kidney disease. If you have kidney disease, do not use NSAIDs. "
+                           "Treatment for kidney disease may include medicines that lower blood pressure.",
+                           title="What are the treatments for Kidney Disease ?")
+OTC = Passage("otc", "You can buy some NSAIDs, such as ibuprofen and naproxen, without a prescription. Take "
+              "ibuprofen every 6 to 8 hours. Ibuprofen helps reduce fever in children and adults.",
+              title="Do you have information about Over-the-counter medicines")
+
+
+@pytest.mark.parametrize("question, language, lead", [
+    ("Can I take ibuprofen for a headache if I have kidney disease?", "en",
+     "What the sources say about taking ibuprofen with kidney disease:"),
+    ("신장병이 있는데 이부프로펜 먹어도 돼요?", "ko", "환자의 이부프로펜 복용에 대해 출처에서 찾은 내용입니다."),
+])
+def test_whether_a_medicine_is_safe_with_a_condition_is_answered_about_both(minilm, question, language, lead):
+    """Not only sentences that name the medicine: the kidney page's warning about NSAIDs is the answer."""
+    slots = {"conditions": [{"name": "kidney disease", "concept_id": "C0022658"}],
+             "medications": [{"name": "ibuprofen", "concept_id": "C0020740", "asked_about": True}]}
+    by_name = lambda text: set()  # noqa: E731 - no concept ids: the names decide
+    checker = SupportChecker(minilm, by_name)
+    composition = compose(question=question, language=language, slots=slots, documents=[KIDNEY_TREATMENT, OTC],
+                          checker=checker)
+    assert composition.kind == "interaction"
+    first_line = composition.text.splitlines()[0]
+    assert first_line == lead if language == "en" else first_line.endswith(lead) and "kidney" not in first_line
+    sourced = [s.text for s in composition.sentences if s.kind == "sourced"]
+    assert any("do not use NSAIDs" in text for text in sourced)
+
+
+def test_a_lead_joining_two_topics_agrees_in_number():
+    assert lead_text("treatment", "asthma and eczema", "en") == "How asthma and eczema are treated, according to the sources:"
+    assert lead_text("treatment", "asthma", "en") == "How asthma is treated, according to the sources:"
+
+
+def test_a_question_about_what_to_eat_quotes_what_the_sources_say_about_food(minilm):
+    anemia = Passage("anemia-tx", "Treatment for anemia depends on the type, cause, and severity of the condition. "
+                     "Hemoglobin is the protein in red blood cells that carries oxygen to the body. To raise your "
+                     "iron level, your doctor may ask you to change your diet or take iron supplements. Your body "
+                     "can more easily absorb iron from meats than from vegetables or other foods. Blood "
+                     "transfusions may be needed for severe anemia.", title="What are the treatments for Anemia ?")
+    slots = {"conditions": [{"name": "anemia", "concept_id": "C0002871"}]}
+    composition = compose(question="빈혈이 있으면 뭘 먹어야 하나요?", language="ko", slots=slots, documents=[anemia],
+                          checker=SupportChecker(minilm))
+    assert composition.query == "What foods should people with anemia eat?"
+    from engine.agent.composer import candidates, select
+    from engine.agent.support import evidence_from
+
+    checker = SupportChecker(minilm)
+    pool = candidates(evidence_from([anemia]))
+    vectors, query_vector = checker.vectors([e.text for e in pool]), checker.vectors([composition.query])[0]
+    common = dict(kind="what_to_do", topic_terms=["anemia"], sources=1, limit=2, query=composition.query)
+    chosen = [e.text for e, _ in select(query_vector, pool, vectors, food=True, **common)]
+    assert all(re.search(r"\bdiet\b|\bfoods\b", text) for text in chosen)
+    assert "Hemoglobin" in " ".join(e.text for e, _ in select(query_vector, pool, vectors, **common))
