@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Sequence
 
 import numpy as np
@@ -35,6 +36,7 @@ import numpy as np
 from engine.agent import answer_framing as framing
 from engine.agent.support import (ALERT, NOTICE, PROFILE, Evidence, Support, SupportChecker, evidence_from,
                                   is_bare_list)
+from engine.clinical.lexicon import english_names
 from engine.clinical.slot_model import NAMING_SLOTS, TOPIC_SLOTS
 from engine.knowledge.corpus import title_question
 from engine.knowledge.questions import MEDICINE_PAGE_QTYPES, question_kinds, title_facets
@@ -82,6 +84,11 @@ ANSWERING_BONUS, OPENING_BONUS, OPENING_SENTENCES = 0.1, 0.05, 3
 ASIDE_QTYPES = frozenset({"research", "support groups", "frequency", "genetic changes", "brand names",
                           "brand names of combination products", "storage and disposal"})
 ASIDE_PENALTY = 0.15
+# A sentence from a page about an unrelated topic that does not name the question's own ("CRPS most
+# often affects one of the arms, legs, hands, or feet" for croup's symptoms) answers another question.
+# Unrelated: the page's topic is further than UNRELATED_PAGE (cosine) from every name of the
+# question's; a related page ("Coronary Microvascular Disease" for heart disease) may still answer.
+UNRELATED_PAGE = 0.35
 KIND_QTYPES = {"definition": ("information",), "causes": ("causes", "susceptibility"), "symptoms": ("symptoms",),
                "diagnosis": ("exams and tests",), "treatment": ("treatment",), "prevention": ("prevention",),
                "dosage": ("usage",), "side_effects": ("side effects",), "interaction": ("precautions",),
@@ -203,7 +210,8 @@ _RESOURCE_POINTER = re.compile(r"^(?:Go to|Visit)\s+(?:the\s+|our\s+)?(?:[A-Z\"]
 # The rare-disease pages' symptom tables (a list of phenotype terms with frequencies) and the
 # notes around them read as one run-on sentence of terms, not a statement.
 _SYMPTOM_TABLE = re.compile(r"approximate number of patients|human phenotype ontology|\borphanet\b"
-                            r"|medical dictionary to look up|frequency of a sign or symptom|\bthe table below\b", re.I)
+                            r"|medical dictionary to look up|frequency of a sign or symptom|\bthe table below\b"
+                            r"|(?:\d+(?:\.\d+)?% [^%]{1,40}){3}", re.I)
 # A note on who funds research ("The NINDS supports a broad range of research on neural tube
 # defects ...") tells a clinic nothing about the patient's question.
 _RESEARCH_NOTE = re.compile(r"\b(?:supports?|conducts?|funds?|sponsors?)\b(?:[\s,]+[\w-]+){0,6}[\s,]+research\b", re.I)
@@ -295,6 +303,21 @@ _FOOD_CUES = re.compile(r"\beat|\bfoods?\b|\bdiet|\bnutri|\bmeals?\b|\brich in\b
                         r"|\bwhole grains?\b|\bmeat\b|\bdairy\b|\bsupplements?\b", re.I)
 
 
+@lru_cache(maxsize=1)
+def _symptom_names() -> re.Pattern:
+    names = sorted(english_names("symptom"), key=len, reverse=True)
+    return re.compile(r"\b(?:" + "|".join(re.escape(n) for n in names) + r")(?:s|es)?\b", re.I)
+
+
+def speaks_to(sentence: str, kind: str, food: bool = False) -> bool:
+    """The sentence has the asked kind's cue words, or, for a symptoms or side-effects question, names
+    a symptom the lexicon knows ("It causes a barking cough and a hoarse voice"), or, for a question
+    about what to eat, speaks of food."""
+    if _FACET_CUES[kind].search(sentence) or (food and _FOOD_CUES.search(sentence)):
+        return True
+    return kind in ("symptoms", "side_effects") and bool(_symptom_names().search(sentence))
+
+
 def asks_about_food(question: str) -> bool:
     return bool(_ASKS_ABOUT_FOOD.search(asked_part(question)))
 
@@ -329,7 +352,7 @@ def facet(sentence: str, kind: str = "", medicine: bool = False) -> str:
     if stated:
         name = _SUBJECTS[re.sub(r"s$", "", stated.group(1).lower())]
         return "side_effects" if name == "symptoms" and medicine else name
-    if kind in _FACET_CUES and _FACET_CUES[kind].search(sentence):
+    if kind in _FACET_CUES and speaks_to(sentence, kind):
         return kind
     if _LOWERS_RISK.search(sentence):
         return "prevention"
@@ -341,14 +364,45 @@ def facet(sentence: str, kind: str = "", medicine: bool = False) -> str:
     return "other"
 
 
-def _shape_penalty(sentence: str, longest: int = 45) -> float:
+def _shape_penalty(sentence: str, longest: int = 45, parts: Sequence[str] = ()) -> float:
+    """Fragments and very long sentences read badly; a unit of two sentences (`parts`) is long when
+    one of them is."""
     words = len(latin_words(sentence))
     penalty = 0.0
     if words < 6:
         penalty += 0.25
-    if words > longest:
+    if max((len(latin_words(p)) for p in parts), default=words) > longest:
         penalty += 0.15
     return penalty
+
+
+def with_antecedents(evidence: Sequence[Evidence]) -> dict[str, tuple[Evidence, Evidence]]:
+    """The units to choose from besides the single sentences: each sentence whose subject is a bare
+    pronoun with the sentence before it in its passage ("Croup is an inflammation of the vocal cords
+    and windpipe. It causes a barking cough and a hoarse voice."), keyed by their joined text. Chosen,
+    such a unit is quoted as its two sentences, each cited, one after the other: the pronoun then
+    says what it stands for (alone it is never quoted)."""
+    previous = {(e.source, e.position): e for e in evidence}
+    units = {}
+    for item in evidence:
+        before = previous.get((item.source, item.position - 1))
+        if (before is not None and _PRONOUN_SUBJECT.match(item.text.strip()) and not _ANNOUNCED_LIST.match(item.text)
+                and not _PRONOUN_SUBJECT.match(before.text.strip()) and before.text.rstrip().endswith(".")):
+            units[f"{before.text.strip()} {item.text.strip()}"] = (before, item)
+    return units
+
+
+def in_pairs(ordered: Sequence[Evidence], follows: dict[int, Evidence]) -> list[Evidence]:
+    """`ordered` with each pronoun sentence moved to just after the sentence it follows."""
+    followers = {id(before): item for item, before in ((i, follows[id(i)]) for i in ordered if id(i) in follows)}
+    out = []
+    for item in ordered:
+        if id(item) in follows:
+            continue
+        out.append(item)
+        if id(item) in followers:
+            out.append(followers[id(item)])
+    return out
 
 
 def candidates(evidence: Sequence[Evidence]) -> list[Evidence]:
@@ -452,6 +506,23 @@ def about_the_medicine(pool: list[Evidence], documents: Sequence, topic: Topic, 
     return kept, len(pool) - len(kept)
 
 
+def about_the_topic(pool: list[Evidence], documents: Sequence, topic: Topic, checker: SupportChecker,
+                    names: Sequence[str]) -> tuple[list[Evidence], int]:
+    """The pool without sentences that neither name the topic nor come from a page about it or a
+    related one (`UNRELATED_PAGE` from every one of `names`), unless fewer than MIN_SENTENCES would
+    be left. Returns the pool and how many sentences were left out."""
+    names = [n for n in names if n]
+    if not names or not pool:
+        return pool, 0
+    focus = {n: title_facets(getattr(documents[n - 1], "title", "") or "")[0] for n in {e.source for e in pool}}
+    pages = sorted(set(focus.values()))
+    vectors = checker.vectors([*names, *pages])
+    nearest = dict(zip(pages, (vectors[len(names):] @ vectors[:len(names)].T).max(axis=1)))
+    kept = [e for e in pool
+            if float(nearest[focus[e.source]]) >= UNRELATED_PAGE or is_on_topic(e, documents, topic, checker.concepts)]
+    return (kept, len(pool) - len(kept)) if len(kept) >= MIN_SENTENCES else (pool, 0)
+
+
 def _qtype(doc) -> str:
     return title_facets(getattr(doc, "title", "") or "")[1]
 
@@ -492,20 +563,21 @@ def passages_used(documents: Sequence, kind: str, topic: Topic, concepts) -> lis
 def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarray, *, kind: str,
            topic_terms: Sequence[str], sources: int, limit: int, longest: int = 45,
            query: str = "", answering: set[int] = frozenset(),
-           aside: set[int] = frozenset(), food: bool = False) -> list[tuple[Evidence, float]]:
+           aside: set[int] = frozenset(), food: bool = False,
+           pairs: dict[str, tuple[Evidence, Evidence]] | None = None) -> list[tuple[Evidence, float]]:
     """MMR over the pool: relevance (similarity + kind/topic bonuses − shape penalties)
     against redundancy with what is already chosen; a restatement of a chosen sentence
     (`LEXICAL_DUPLICATE`) is never chosen. For a question about what to eat (`food`), a
     sentence about foods speaks to the asked kind."""
     similarity = vectors @ query_vector
+    pairs = pairs or {}
     asked = set(tokenize(query))
     asked_medical = medical_words(f"{query} {' '.join(topic_terms)}")
     stems = [set(tokenize(item.text)) - asked for item in pool]
     relevance = []
     for item, sim in zip(pool, similarity):
         wrong_side = off_side(item.text, kind, topic_terms)
-        on_kind = _FACET_CUES[kind].search(item.text) or (food and _FOOD_CUES.search(item.text))
-        bonus = KIND_BONUS if on_kind and not wrong_side else 0.0
+        bonus = KIND_BONUS if speaks_to(item.text, kind, food) and not wrong_side else 0.0
         if wrong_side:
             bonus -= OFF_SIDE_PENALTY
         if kind == "what_to_do" and _FACET_CUES["treatment"].search(item.text):
@@ -519,12 +591,16 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
             bonus += ANSWERING_BONUS + (OPENING_BONUS if item.position < OPENING_SENTENCES else 0.0)
         elif item.source in aside:
             bonus -= ASIDE_PENALTY
-        relevance.append(float(sim) + bonus + prior - _shape_penalty(item.text, longest))
+        parts = [e.text for e in pairs.get(item.text, ())]
+        relevance.append(float(sim) + bonus + prior - _shape_penalty(item.text, longest, parts))
+    # A unit of two sentences (`pairs`) counts as two towards the limit.
+    size = [2 if item.text in pairs else 1 for item in pool]
     chosen: list[int] = []
-    while len(chosen) < min(limit, len(pool)):
+    while sum(size[i] for i in chosen) < limit and len(chosen) < len(pool):
         best, best_score = None, -1e9
+        room = limit - sum(size[i] for i in chosen)
         for i, rel in enumerate(relevance):
-            if i in chosen:
+            if i in chosen or size[i] > room:
                 continue
             redundancy = max((float(vectors[i] @ vectors[j]) for j in chosen), default=0.0)
             score = MMR_LAMBDA * rel - (1 - MMR_LAMBDA) * redundancy
@@ -534,7 +610,7 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
                 best, best_score = i, score
         if best is None:
             break
-        if len(chosen) >= MIN_SENTENCES and relevance[best] < RELEVANCE_FLOOR:
+        if sum(size[i] for i in chosen) >= MIN_SENTENCES and relevance[best] < RELEVANCE_FLOOR:
             break
         if relevance[best] < RELEVANCE_FLOOR / 2:
             break
@@ -592,7 +668,9 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     asked = question_topic(focus, slots, checker.concepts, kind) if checker.concepts is not None else Topic()
     used = passages_used(documents, kind, asked, checker.concepts)
     evidence = evidence_from(documents, used)
-    pool = candidates(evidence)
+    joined = with_antecedents(evidence)
+    pool = candidates(evidence) + [Evidence(before.source, text, before.position)
+                                   for text, (before, _) in joined.items() if candidates([before])]
     decisions = [f"compose: question kind {kind}; {len(pool)} candidate sentences from passages "
                  f"{', '.join(map(str, used)) or 'none'}"]
     if focus:
@@ -613,6 +691,11 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
                 decisions.append(f"compose: {left_out} sentences left out: they and their passage name another "
                                  f"medicine than the one asked about")
                 no_medicine_page = not pool
+        if asked and checker.concepts is not None:
+            pool, elsewhere = about_the_topic(pool, documents, asked, checker, topic_terms)
+            if elsewhere:
+                decisions.append(f"compose: {elsewhere} sentences left out: neither they nor their page are about "
+                                 f"the question's topic or one related to it")
         pool, adult_only = for_the_young(pool, slots)
         if adult_only:
             decisions.append(f"compose: {adult_only} sentences left out: they speak only of adults, and the "
@@ -624,10 +707,19 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
             chosen = select(query_vector, pool, vectors, kind=kind, topic_terms=topic_terms,
                             sources=min(len(documents), PASSAGES_USED), limit=limit,
                             longest=LONGEST_KO if language == "ko" else LONGEST, query=query,
-                            answering=answering, aside=aside, food=asks_about_food(question))
-    picked = [e for e, _ in chosen]
+                            answering=answering, aside=aside, food=asks_about_food(question), pairs=joined)
+    picked, follows = [], {}
+    for e, _ in chosen:
+        before, after = joined.get(e.text, (e, None))
+        picked.append(before)
+        if after is not None:
+            picked.append(after)
+            follows[id(after)] = before
     verdicts = checker.check([e.text for e in picked], evidence)
     backed = [(e, s) for e, s in zip(picked, verdicts) if s.source is not None]
+    # A pronoun sentence is quoted only after the sentence it follows.
+    quoted = {id(e) for e, _ in backed}
+    backed = [(e, s) for e, s in backed if id(e) not in follows or id(follows[id(e)]) in quoted]
     topic = framing.focus_name(focus, language) if focus else framing.topic_name(slots, language)
     lead_text = (kind == "interaction" and not focus and framing.precaution_lead(slots, language)
                  or framing.lead(kind, topic, language))
@@ -646,12 +738,12 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     if language == "ko" and KO_MIN_HANGUL and len(backed) > 1:
         every = backed
         backed = _within_korean_share(backed, frame_top, kind, topic, texts, medicine, gist=gist, named=named,
-                                      lead_text=lead_text)
+                                      lead_text=lead_text, follows=follows)
         if len(backed) < len(every):
             decisions.append(f"compose: {len(backed)} of {len(every)} sentences quoted, so that the Korean answer "
                              f"stays at least {KO_MIN_HANGUL:.0%} Korean")
             unquoted = unquoted_line(named, backed, f"{lead_text} {gist}")
-    order = {id(e): i for i, e in enumerate(reading_order([e for e, _ in backed], kind, medicine))}
+    order = {id(e): i for i, e in enumerate(in_pairs(reading_order([e for e, _ in backed], kind, medicine), follows))}
     sourced = [s for e, s in sorted(backed, key=lambda pair: order[id(pair[0])])]
     if not sourced:
         lead_text = texts["no_medicine_page"].format(name=topic) if no_medicine_page and topic else texts["nothing"]
@@ -685,13 +777,16 @@ def shortened_quote(text: str, letters: int) -> str:
     return f"{text[:cut].rstrip(' ;,:')} …" if cut else text
 
 
-def _within_korean_share(backed, frame_top, kind, topic, texts, medicine=False, gist=None, named=None, lead_text=None):
+def _within_korean_share(backed, frame_top, kind, topic, texts, medicine=False, gist=None, named=None, lead_text=None,
+                         follows=None):
     """The backed sentences a Korean answer quotes so that it stays at least KO_MIN_HANGUL
     Hangul: the longest prefix (in order of relevance) that does, and at least the first
     KO_FIRST_QUOTES. When even those read too English, they are cut shorter at list items or
     clauses (`KO_TIGHTER_LETTERS`), as far as `shortened_quote` allows, and only when even
     the shortest cuts read too English are the least relevant dropped, down to KO_LEAST_QUOTES
-    (dropping them earlier lost more facts on the tuning sets than the share was worth)."""
+    (dropping them earlier lost more facts on the tuning sets than the share was worth).
+    A pronoun sentence and the sentence it follows (`follows`, by id) count as one quote and are
+    kept or dropped together."""
     lead = Support(lead_text or framing.lead(kind, topic, "ko"), kind=NOTICE)
     closing = Support(texts["disclaimer"], kind=NOTICE)
 
@@ -702,18 +797,24 @@ def _within_korean_share(backed, frame_top, kind, topic, texts, medicine=False, 
                                    unquoted=unquoted_line(named, pairs, f"{lead.text} {gist or ''}"))
         return hangul_share(shown) >= KO_MIN_HANGUL
 
-    kept = backed[:KO_FIRST_QUOTES]
-    for count in range(KO_FIRST_QUOTES + 1, len(backed) + 1):
-        if korean_enough(backed[:count]):
-            kept = backed[:count]
+    followers = set(follows or ())
+    # Where a quote (a sentence, or a pair) ends: the prefixes that may be kept.
+    ends = [count for count in range(1, len(backed) + 1)
+            if count == len(backed) or id(backed[count][0]) not in followers]
+    if not ends:
+        return backed
+    kept = backed[:ends[min(KO_FIRST_QUOTES, len(ends)) - 1]]
+    for end in ends[KO_FIRST_QUOTES:]:
+        if korean_enough(backed[:end]):
+            kept = backed[:end]
     if korean_enough(kept):
         return kept
     for letters in KO_TIGHTER_LETTERS:
         kept = [(e, replace(s, text=shortened_quote(s.text, letters))) for e, s in kept]
         if korean_enough(kept):
             return kept
-    while len(kept) > KO_LEAST_QUOTES and not korean_enough(kept):
-        kept = kept[:-1]
+    while sum(end <= len(kept) for end in ends) > KO_LEAST_QUOTES and not korean_enough(kept):
+        kept = kept[:max(end for end in ends if end < len(kept))]
     return kept
 
 

@@ -138,6 +138,17 @@ def korean_names() -> dict[str, str]:
     return names
 
 
+@lru_cache(maxsize=8)
+def english_names(slot: str) -> frozenset[str]:
+    """The lexicon's English names (lower case) of the things in `slot` ("symptom": "cough",
+    "hoarseness", "shortness of breath", ...): the canonical names of its Korean and English rows
+    and the English rows' own terms."""
+    lexicon = load_lexicon()
+    names = {t.english.lower() for t in lexicon.terms if t.slot == slot and not t.negated}
+    names |= {t.text.lower() for t in lexicon.terms if t.slot == slot and t.language == "en" and not t.negated}
+    return frozenset(n for n in names if n.isascii())
+
+
 @lru_cache(maxsize=1)
 def korean_name_slots() -> dict[str, str]:
     """The lexicon's Korean name (as `korean_names` gives it) -> its slot (condition, symptom,

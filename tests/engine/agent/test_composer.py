@@ -630,3 +630,79 @@ def test_a_question_about_what_to_eat_quotes_what_the_sources_say_about_food(min
     chosen = [e.text for e, _ in select(query_vector, pool, vectors, food=True, **common)]
     assert all(re.search(r"\bdiet\b|\bfoods\b", text) for text in chosen)
     assert "Hemoglobin" in " ".join(e.text for e, _ in select(query_vector, pool, vectors, **common))
+
+
+CROUP = Passage("croup", "Croup is an inflammation of the vocal cords (larynx) and windpipe (trachea). It causes "
+                "difficulty breathing, a barking cough, and a hoarse voice. The cause is usually a virus. "
+                "The symptoms are usually worse at night, and last for about three to five days.",
+                title="What is (are) Croup ?")
+CRPS = Passage("crps", "CRPS most often affects one of the arms, legs, hands, or feet, and the pain often spreads "
+               "throughout the entire affected arm or leg. Other signs and symptoms may include swelling and changes "
+               "in skin temperature. The key symptom of CRPS is continuous, intense pain.",
+               title="What are the symptoms of Complex regional pain syndrome ?")
+
+
+def _croup_answer(minilm, language="en", question="What are the symptoms of croup?"):
+    slots = {"conditions": [{"name": "croup", "concept_id": "C0010380"}]}
+    by_name = lambda text: set()  # noqa: E731 - no concept ids: the names decide
+    return compose(question=question, language=language, slots=slots, documents=[CRPS, CROUP],
+                   checker=SupportChecker(minilm, by_name))
+
+
+def test_a_pronoun_sentence_is_quoted_right_after_the_sentence_it_follows(minilm):
+    composition = _croup_answer(minilm)
+    sourced = [s.text for s in composition.sentences if s.kind == "sourced"]
+    pronoun = "It causes difficulty breathing, a barking cough, and a hoarse voice."
+    assert pronoun in sourced
+    assert sourced[sourced.index(pronoun) - 1].startswith("Croup is an inflammation")
+    assert f"(trachea). [2] {pronoun} [2]" in composition.text  # each sentence cited
+    assert 3 <= len(sourced) <= 6
+
+
+def test_a_page_about_an_unrelated_topic_is_not_quoted(minilm):
+    composition = _croup_answer(minilm)
+    assert "CRPS" not in " ".join(s.text for s in composition.sentences if s.kind == "sourced")
+    assert any("neither they nor their page are about" in d for d in composition.decisions)
+
+
+def test_a_korean_answer_quotes_a_pronoun_sentence_with_the_sentence_it_follows(minilm, clinical_pack):
+    composition = _croup_answer(minilm, "ko", "크룹 증상이 뭐예요?")
+    quotes = [line for line in composition.text.splitlines() if line.startswith("- ") and '"' in line]
+    first = next(i for i, line in enumerate(quotes) if "Croup is an inflammation" in line)
+    assert "It causes difficulty breathing" in quotes[first + 1]
+    assert hangul_share(composition.text) >= 0.4
+
+
+def test_the_korean_share_keeps_or_drops_a_pair_whole():
+    from engine.agent import composer
+    from engine.agent.support import Evidence, Support
+
+    sentences = ["The symptoms are usually worse at night, and last for about three to five days or longer.",
+                 "Most children with croup get better at home with rest, fluids and cool or moist air at night.",
+                 "Croup is an inflammation of the vocal cords (larynx) and windpipe (trachea) in young children.",
+                 "It causes a sound that parents often describe as something like the bark of a seal, and it tends "
+                 "to come and go over several nights in a row before settling down completely without anything."]
+    backed = [(Evidence(1, text, i), Support(text, source=1, support=1.0)) for i, text in enumerate(sentences)]
+    alone = composer._within_korean_share(backed, [], "symptoms", "크룹", texts("ko"))
+    assert len(alone) == 3  # without the pair: the third quote is the definition, cut from its follower
+    follows = {id(backed[3][0]): backed[2][0]}
+    kept = composer._within_korean_share(backed, [], "symptoms", "크룹", texts("ko"), follows=follows)
+    shown = [e.text for e, _ in kept]
+    assert (sentences[2] in shown) == (sentences[3] in shown)
+    assert shown == sentences[:len(shown)]
+
+
+def test_a_symptoms_question_hears_symptoms_the_lexicon_names():
+    from engine.agent.composer import facet, speaks_to
+
+    sentence = "It causes difficulty breathing, a barking cough, and a hoarse voice."
+    assert speaks_to(sentence, "symptoms") and facet(sentence, "symptoms") == "symptoms"
+    assert not speaks_to(sentence, "prevention")
+
+
+def test_a_rare_disease_symptom_table_is_not_quoted():
+    from engine.agent.composer import candidates
+    from engine.agent.support import Evidence
+
+    table = "7.5% Paresthesia 7.5% Seizures 7.5% Splenomegaly 7.5% Tapered finger 7.5% Cachexia."
+    assert candidates([Evidence(1, table, 0)]) == []
