@@ -813,8 +813,8 @@ def _within_korean_share(backed, frame_top, kind, topic, texts, medicine=False, 
         kept = [(e, replace(s, text=shortened_quote(s.text, letters))) for e, s in kept]
         if korean_enough(kept):
             return kept
-    while sum(end <= len(kept) for end in ends) > KO_LEAST_QUOTES and not korean_enough(kept):
-        kept = kept[:max(end for end in ends if end < len(kept))]
+    while len(kept) > KO_LEAST_QUOTES and not korean_enough(kept):
+        kept = kept[:max((end for end in ends if end < len(kept)), default=0)]
     return kept
 
 
