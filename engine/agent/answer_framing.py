@@ -33,6 +33,8 @@ LEADS = {
         "interaction": "What the sources say about taking {topic} together:",
         "what_to_do": "What the sources advise about {topic}:",
         "precaution": "What the sources say about taking {medicine} with {condition}:",
+        "with_alcohol": "What the sources say about drinking alcohol while taking {medicine}:",
+        "with_others": "What the sources say about taking {medicine} with other medicines, food or drink:",
     },
     "ko": {
         "definition": "{topic}에 대해 출처에서 찾은 설명입니다.",
@@ -46,6 +48,8 @@ LEADS = {
         "interaction": "{topic} 병용(함께 복용)에 대해 출처에서 찾은 내용입니다.",
         "what_to_do": "{topic}에 관해 지금 할 수 있는 일을 출처에서 찾은 내용입니다.",
         "precaution": "{condition} 환자의 {medicine} 복용에 대해 출처에서 찾은 내용입니다.",
+        "with_alcohol": "{medicine} 복용 중 음주에 대해 출처에서 찾은 내용입니다.",
+        "with_others": "{medicine} 복용 시 다른 약이나 음식과의 병용에 대해 출처에서 찾은 내용입니다.",
     },
 }
 NO_TOPIC = {"en": "this question", "ko": "이 질문"}
@@ -105,13 +109,24 @@ def medicine_with_condition(slots: dict, language: str = "en") -> tuple[str, str
     return (medicines[0], conditions[0]) if len(medicines) == 1 and conditions else None
 
 
-def precaution_lead(slots: dict, language: str) -> str:
-    """The lead of an interaction question about a medicine with a condition: "taking ibuprofen with
-    kidney disease", not "taking kidney disease and ibuprofen together"; "" for any other."""
+_ALCOHOL = re.compile(r"\balcohol|\bbeer\b|\bwine\b|\bliquor\b|(?<!수)술|음주", re.I)
+
+
+def interaction_lead(slots: dict, question: str, language: str) -> str:
+    """The lead of an interaction question that does not name two medicines: "taking ibuprofen with
+    kidney disease" (not "taking kidney disease and ibuprofen together"), "drinking alcohol while
+    taking oxycodone", "taking simvastatin with other medicines, food or drink"; "" when the
+    question names two medicines ("taking warfarin and aspirin together")."""
+    templates = LEADS.get(language, LEADS["en"])
     pair = medicine_with_condition(slots, language)
-    if not pair:
-        return ""
-    return LEADS.get(language, LEADS["en"])["precaution"].format(medicine=pair[0], condition=pair[1])
+    if pair:
+        return templates["precaution"].format(medicine=pair[0], condition=pair[1])
+    medicines = _names((slots or {}).get("medications", []), language)
+    if len(medicines) == 1 and _ALCOHOL.search(question):
+        return templates["with_alcohol"].format(medicine=medicines[0])
+    if len(medicines) == 1 and len(_names([i for key in NAMING_SLOTS for i in (slots or {}).get(key, [])], language)) == 1:
+        return templates["with_others"].format(medicine=medicines[0])
+    return ""
 
 
 def korean_name(english: str, concept_id: str | None = None) -> str | None:

@@ -721,7 +721,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     quoted = {id(e) for e, _ in backed}
     backed = [(e, s) for e, s in backed if id(e) not in follows or id(follows[id(e)]) in quoted]
     topic = framing.focus_name(focus, language) if focus else framing.topic_name(slots, language)
-    lead_text = (kind == "interaction" and not focus and framing.precaution_lead(slots, language)
+    lead_text = (kind == "interaction" and not focus and framing.interaction_lead(slots, question, language)
                  or framing.lead(kind, topic, language))
     gist, named = "", backed
     if language == "ko":

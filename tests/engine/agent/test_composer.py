@@ -706,3 +706,18 @@ def test_a_rare_disease_symptom_table_is_not_quoted():
 
     table = "7.5% Paresthesia 7.5% Seizures 7.5% Splenomegaly 7.5% Tapered finger 7.5% Cachexia."
     assert candidates([Evidence(1, table, 0)]) == []
+
+
+@pytest.mark.parametrize("slots, question, language, lead", [
+    ({"medications": [{"name": "oxycodone"}]}, "Is it safe to drink alcohol while taking oxycodone?", "en",
+     "What the sources say about drinking alcohol while taking oxycodone:"),
+    ({"medications": [{"name": "warfarin"}]}, "와파린 먹는데 술 마셔도 돼요?", "ko",
+     "와파린 복용 중 음주에 대해 출처에서 찾은 내용입니다."),
+    ({"medications": [{"name": "simvastatin"}]}, "Is grapefruit juice OK with simvastatin?", "en",
+     "What the sources say about taking simvastatin with other medicines, food or drink:"),
+    ({"medications": [{"name": "ibuprofen"}, {"name": "warfarin"}]}, "Can I take ibuprofen with warfarin?", "en", ""),
+])
+def test_an_interaction_lead_names_what_the_medicine_is_taken_with(slots, question, language, lead):
+    from engine.agent.answer_framing import interaction_lead
+
+    assert interaction_lead(slots, question, language) == lead
