@@ -9,9 +9,11 @@
    kind or names the question's concept, a bonus for the page written to answer the asked
    kind (its knowledge-base question, "What are the treatments for Asthma ?") and its
    first sentences, a penalty for pages that answer an aside (research, support groups),
-   a small prior for the better-ranked passage, and penalties for fragments, questions
-   and sentences that open with a bare pronoun. A question about a medicine quotes only
-   sentences that name it or come from its own pages.
+   a small prior for the better-ranked passage, and penalties for fragments and questions;
+   a sentence that opens with a bare pronoun is chosen only with the sentence before it ("Croup is an inflammation
+   ... It causes a barking cough ..."), quoted as those two sentences. A question about a
+   medicine quotes only sentences that name it or come from its own pages; no question quotes
+   a page on an unrelated topic that does not name its own.
 3. Maximal marginal relevance over the sentence embeddings picks 3-6 of them (diverse,
    not the same fact twice); they are ordered the way a clinician reads (what it is,
    why, how it shows, how it is found, what to do about it) and keep their passage order
