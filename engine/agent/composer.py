@@ -378,7 +378,7 @@ def _shape_penalty(sentence: str, longest: int = 45, parts: Sequence[str] = ()) 
     return penalty
 
 
-def with_antecedents(evidence: Sequence[Evidence]) -> dict[str, tuple[Evidence, Evidence]]:
+def pronoun_pairs(evidence: Sequence[Evidence]) -> dict[str, tuple[Evidence, Evidence]]:
     """The units to choose from besides the single sentences: each sentence whose subject is a bare
     pronoun with the sentence before it in its passage ("Croup is an inflammation of the vocal cords
     and windpipe. It causes a barking cough and a hoarse voice."), keyed by their joined text. Chosen,
@@ -389,7 +389,8 @@ def with_antecedents(evidence: Sequence[Evidence]) -> dict[str, tuple[Evidence, 
     for item in evidence:
         before = previous.get((item.source, item.position - 1))
         if (before is not None and _PRONOUN_SUBJECT.match(item.text.strip()) and not _ANNOUNCED_LIST.match(item.text)
-                and not _PRONOUN_SUBJECT.match(before.text.strip()) and before.text.rstrip().endswith(".")):
+                and not _PRONOUN_SUBJECT.match(before.text.strip()) and before.text.rstrip().endswith(".")
+                and quotable(before.text) and quotable(item.text)):
             units[f"{before.text.strip()} {item.text.strip()}"] = (before, item)
     return units
 
@@ -407,23 +408,30 @@ def in_pairs(ordered: Sequence[Evidence], follows: dict[int, Evidence]) -> list[
     return out
 
 
+def quotable(text: str) -> bool:
+    """A sentence that can stand in an answer as a statement, whatever its subject: not a question,
+    a heading, a bare list, a pointer elsewhere or a note about the page."""
+    text = text.strip()
+    if (text.endswith("?") or _JUNK.search(text) or _ABOUT_THE_PAGE.search(text) or _EMPTY_ANNOUNCEMENT.match(text)
+            or _SYMPTOM_TABLE.search(text) or _RESEARCH_NOTE.search(text) or _RESOURCE_POINTER.match(text)
+            or has_hangul(text)):
+        return False
+    if text.isupper() or not text.rstrip().endswith((".", "!", ")", '"')):
+        return False
+    if len(latin_words(text)) < HEADING_WORDS:  # a heading run into the text: "Preventing constipation."
+        return False
+    return not is_bare_list(text)
+
+
 def candidates(evidence: Sequence[Evidence]) -> list[Evidence]:
+    """The quotable sentences, each once; none whose subject is a bare pronoun (`pronoun_pairs`)."""
     out, seen = [], set()
     for item in evidence:
         text = item.text.strip()
         key = text.lower()
-        if (key in seen or text.endswith("?") or _JUNK.search(text) or _ABOUT_THE_PAGE.search(text)
-                or _EMPTY_ANNOUNCEMENT.match(text) or _SYMPTOM_TABLE.search(text) or _RESEARCH_NOTE.search(text)
-                or _RESOURCE_POINTER.match(text)
-                or has_hangul(text)):
-            continue
-        if text.isupper() or not text.rstrip().endswith((".", "!", ")", '"')):
-            continue
-        if len(latin_words(text)) < HEADING_WORDS:  # a heading run into the text: "Preventing constipation."
+        if key in seen or not quotable(text):
             continue
         if _PRONOUN_SUBJECT.match(text) and not _ANNOUNCED_LIST.match(text):
-            continue
-        if is_bare_list(text):
             continue
         seen.add(key)
         out.append(item)
@@ -670,9 +678,8 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     asked = question_topic(focus, slots, checker.concepts, kind) if checker.concepts is not None else Topic()
     used = passages_used(documents, kind, asked, checker.concepts)
     evidence = evidence_from(documents, used)
-    joined = with_antecedents(evidence)
-    pool = candidates(evidence) + [Evidence(before.source, text, before.position)
-                                   for text, (before, _) in joined.items() if candidates([before])]
+    joined = pronoun_pairs(evidence)
+    pool = candidates(evidence) + [Evidence(before.source, text, before.position) for text, (before, _) in joined.items()]
     decisions = [f"compose: question kind {kind}; {len(pool)} candidate sentences from passages "
                  f"{', '.join(map(str, used)) or 'none'}"]
     if focus:

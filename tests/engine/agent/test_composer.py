@@ -721,3 +721,14 @@ def test_an_interaction_lead_names_what_the_medicine_is_taken_with(slots, questi
     from engine.agent.answer_framing import interaction_lead
 
     assert interaction_lead(slots, question, language) == lead
+
+
+def test_a_pronoun_sentence_that_could_not_stand_as_a_statement_forms_no_pair():
+    from engine.agent.composer import pronoun_pairs
+    from engine.agent.support import evidence_from
+
+    passage = Passage("p", "Croup is an inflammation of the vocal cords and windpipe. This fact sheet describes "
+                      "croup in young children. The cause is usually a virus. It spreads through coughing and "
+                      "sneezing.", title="Croup")
+    pairs = pronoun_pairs(evidence_from([passage]))
+    assert [after.text for _, after in pairs.values()] == ["It spreads through coughing and sneezing."]
