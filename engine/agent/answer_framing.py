@@ -63,6 +63,8 @@ TEXTS = {
                    "so no answer is given; ask a clinician or rephrase the question.",
         "no_medicine_page": "The knowledge base has nothing about {name} to quote, so no answer is given; "
                             "ask a pharmacist or the prescriber about {name}.",
+        "unrecognised": "No medical term of this question was recognised, so no source can be matched to it and "
+                        "no answer is given; name the condition, symptom or medicine (an English name works too).",
         "key_terms": "",
         "how_to_read": "",
         "weak": "Some sentences were left out because no source supported them.",
@@ -76,6 +78,8 @@ TEXTS = {
                    "의사와 상의하시거나 질문을 바꿔 다시 물어봐 주세요.",
         "no_medicine_page": "지식 베이스에 {name}에 관해 인용할 내용이 없어 답변을 드리지 않습니다. "
                             "{name}에 대해서는 약사나 처방한 의사에게 물어봐 주세요.",
+        "unrecognised": "질문에서 의학 용어를 알아보지 못해 출처와 맞춰 볼 수 없으므로 답변을 드리지 않습니다. "
+                        "질환, 증상이나 약 이름을 넣어 다시 물어봐 주세요(영어 이름도 됩니다).",
         "key_terms": "핵심어",
         "gist": "한눈에 보기 — 출처의 {facet} 관련 문장에 나오는 용어: {terms}.",
         "unquoted": "영어 원문을 싣지 않은 근거 문장 {sources}에 나오는 용어: {terms}.",

@@ -688,7 +688,13 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     chosen: list[tuple[Evidence, float]] = []
     no_medicine_page = False
     medicine = asked.medicine or kind in MEDICINE_KINDS
-    if pool and checker.embedder is not None:
+    # A Korean question none of whose terms was recognised cannot be put to the English embedder: any
+    # passage it retrieved matches its words by chance (air pollution for "좌골신경통이 뭐예요?").
+    unrecognised = language == "ko" and has_hangul(query)
+    if unrecognised:
+        decisions.append("compose: no medical term of the Korean question was recognised, so no passage is matched "
+                         "to it")
+    if pool and checker.embedder is not None and not unrecognised:
         query_vector = checker.vectors([query])[0]
         # A long message's other concepts (history, other medicines) are not its topic.
         topic_terms = [f.lower() for f in focus] or [
@@ -755,7 +761,8 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     order = {id(e): i for i, e in enumerate(in_pairs(reading_order([e for e, _ in backed], kind, medicine), follows))}
     sourced = [s for e, s in sorted(backed, key=lambda pair: order[id(pair[0])])]
     if not sourced:
-        lead_text = texts["no_medicine_page"].format(name=topic) if no_medicine_page and topic else texts["nothing"]
+        lead_text = (texts["no_medicine_page"].format(name=topic) if no_medicine_page and topic
+                     else texts["unrecognised"] if unrecognised else texts["nothing"])
     lead = Support(lead_text, kind=NOTICE)
     closing = Support(texts["disclaimer"], kind=NOTICE)
     decisions.append(f"compose: {len(sourced)} sentences selected (MMR λ={MMR_LAMBDA})")

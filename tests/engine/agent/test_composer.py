@@ -732,3 +732,15 @@ def test_a_pronoun_sentence_that_could_not_stand_as_a_statement_forms_no_pair():
                       "sneezing.", title="Croup")
     pairs = pronoun_pairs(evidence_from([passage]))
     assert [after.text for _, after in pairs.values()] == ["It spreads through coughing and sneezing."]
+
+
+def test_a_korean_question_with_no_recognised_term_quotes_nothing(minilm):
+    """Its passages were retrieved by chance: nothing can be matched to the question."""
+    air = Passage("air", "Air pollution is a mixture of solid particles and gases in the air. Ozone, a gas, is a "
+                  "major part of air pollution in cities. Air pollution can harm the heart and lungs.",
+                  title="Do you have information about Air Pollution")
+    composition = compose(question="좌골신경통이 뭐예요?", language="ko", slots={}, documents=[air],
+                          checker=SupportChecker(minilm, lambda text: set()))
+    assert not [s for s in composition.sentences if s.kind == "sourced"]
+    assert composition.text.startswith(texts("ko")["unrecognised"])
+    assert any("no medical term" in d for d in composition.decisions)
