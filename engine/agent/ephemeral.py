@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from engine.clinical.slot_model import SLOT_LISTS, SUMMARY_SLOTS, empty_slots
+from engine.clinical.slot_model import SLOT_LISTS, SUMMARY_DENIED_SLOTS, SUMMARY_SLOTS, empty_slots
 from engine.memory.summary import LABELS, demographics_line
 
 
@@ -21,8 +21,7 @@ def item_label(item: dict) -> str:
         value = f"{item.get('systolic')}/{item.get('diastolic')}"
     extra = " ".join(str(p) for p in (value, item.get("unit")) if p not in (None, ""))
     dose = " ".join(str(p) for p in (item.get("dose"), item.get("frequency")) if p)
-    label = " ".join(p for p in (str(name), extra, dose) if p).strip()
-    return f"no {label}" if item.get("negated") else label
+    return " ".join(p for p in (str(name), extra, dose) if p).strip()
 
 
 class EphemeralMemory:
@@ -41,12 +40,17 @@ class EphemeralMemory:
         lines = []
         demo = {k: v for k, v in self._profile["demographics"].items() if v not in (None, "", False)}
         for slot in SUMMARY_SLOTS:
-            items = [item_label(i) for i in self._profile[slot] if item_label(i)]
+            items = [item_label(i) for i in self._profile[slot] if item_label(i) and not i.get("negated")]
             if items:
                 lines.append(f"{labels[slot]}: {', '.join(items)}")
             patient = demographics_line(demo, language) if slot == "allergies" else ""
             if patient:
                 lines.append(f"{labels['patient']}: {patient}")
+        # What the patient denies, in its own line as the encrypted store's summary writes it.
+        denied = [item_label(i) for slot in SUMMARY_DENIED_SLOTS for i in self._profile[slot]
+                  if i.get("negated") and item_label(i)]
+        if denied:
+            lines.append(f"{labels['denies']}: {', '.join(denied)}")
         return "\n".join(lines)
 
     def update_profile(self, slots: dict, text: str) -> list[dict]:

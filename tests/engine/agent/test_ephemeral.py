@@ -1,0 +1,17 @@
+"""The scratch patient memory used when no encrypted store is open."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.agent.ephemeral import EphemeralMemory
+
+
+@pytest.mark.parametrize("language, taken, denied", [("en", "Medications: warfarin", "Denies: aspirin"),
+                                                     ("ko", "복용약: warfarin", "부인: aspirin")])
+def test_the_scratch_memory_summary_lists_what_the_patient_denies_as_the_store_does(language, taken, denied):
+    memory = EphemeralMemory()
+    memory.update_profile({"medications": [{"name": "warfarin"}, {"name": "aspirin", "negated": True}]}, "")
+    lines = memory.profile_summary(language).splitlines()
+    assert taken in lines and denied in lines
+    assert not any(line.split(": ", 1)[1].startswith("no ") for line in lines)
