@@ -606,9 +606,10 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
     # A unit of two sentences (`pairs`) counts as two towards the limit.
     size = [2 if item.text in pairs else 1 for item in pool]
     chosen: list[int] = []
-    while sum(size[i] for i in chosen) < limit and len(chosen) < len(pool):
+    sentences = 0
+    while sentences < limit and len(chosen) < len(pool):
         best, best_score = None, -1e9
-        room = limit - sum(size[i] for i in chosen)
+        room = limit - sentences
         for i, rel in enumerate(relevance):
             if i in chosen or size[i] > room:
                 continue
@@ -620,11 +621,12 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
                 best, best_score = i, score
         if best is None:
             break
-        if sum(size[i] for i in chosen) >= MIN_SENTENCES and relevance[best] < RELEVANCE_FLOOR:
+        if sentences >= MIN_SENTENCES and relevance[best] < RELEVANCE_FLOOR:
             break
         if relevance[best] < RELEVANCE_FLOOR / 2:
             break
         chosen.append(best)
+        sentences += size[best]
     return [(pool[i], relevance[i]) for i in chosen]
 
 
