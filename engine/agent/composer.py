@@ -314,8 +314,10 @@ def _symptom_names() -> re.Pattern:
 def speaks_to(sentence: str, kind: str, food: bool = False) -> bool:
     """The sentence has the asked kind's cue words, or, for a symptoms or side-effects question, names
     a symptom the lexicon knows ("It causes a barking cough and a hoarse voice"), or, for a question
-    about what to eat, speaks of food."""
-    if _FACET_CUES[kind].search(sentence) or (food and _FOOD_CUES.search(sentence)):
+    about what to eat, speaks of food other than as a cause."""
+    # A poor diet as a cause ("might be the result of a poor diet") says nothing of what to eat.
+    if _FACET_CUES[kind].search(sentence) or (food and _FOOD_CUES.search(sentence)
+                                              and not _FACET_CUES["causes"].search(sentence)):
         return True
     return kind in ("symptoms", "side_effects") and bool(_symptom_names().search(sentence))
 

@@ -744,3 +744,10 @@ def test_a_korean_question_with_no_recognised_term_quotes_nothing(minilm):
     assert not [s for s in composition.sentences if s.kind == "sourced"]
     assert composition.text.startswith(texts("ko")["unrecognised"])
     assert any("no medical term" in d for d in composition.decisions)
+
+
+def test_a_poor_diet_as_a_cause_does_not_answer_what_to_eat():
+    from engine.agent.composer import speaks_to
+
+    assert speaks_to("To raise your iron level, your doctor may ask you to change your diet.", "what_to_do", food=True)
+    assert not speaks_to("These low levels might be the result of a poor diet.", "what_to_do", food=True)
