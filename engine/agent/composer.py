@@ -68,6 +68,7 @@ MMR_LAMBDA = 0.7
 # shares this much of its content stems (the question's own words aside) with a chosen one
 # adds nothing, however far apart their embeddings are.
 LEXICAL_DUPLICATE = 0.7
+PAIR_MARGIN = 0.1  # a sentence with its pronoun follower wins over the sentence alone within this much relevance
 RELEVANCE_FLOOR = 0.4
 # A sentence that names medical things beyond the question's own words (drugs, tests, body
 # parts, symptoms) says something specific; "The symptoms of appendicitis can vary" does not.
@@ -576,11 +577,16 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
            topic_terms: Sequence[str], sources: int, limit: int, longest: int = 45,
            query: str = "", answering: set[int] = frozenset(),
            aside: set[int] = frozenset(), food: bool = False,
-           pairs: dict[str, tuple[Evidence, Evidence]] | None = None) -> list[tuple[Evidence, float]]:
+           pairs: dict[str, tuple[Evidence, Evidence]] | None = None,
+           complete_pairs: bool = False) -> list[tuple[Evidence, float]]:
     """MMR over the pool: relevance (similarity + kind/topic bonuses − shape penalties)
     against redundancy with what is already chosen; a restatement of a chosen sentence
     (`LEXICAL_DUPLICATE`) is never chosen. For a question about what to eat (`food`), a
-    sentence about foods speaks to the asked kind."""
+    sentence about foods speaks to the asked kind. With `complete_pairs` (an English answer, where
+    quotes are not rationed by the Korean share), a sentence chosen alone is quoted with its pronoun
+    follower instead when the pair is nearly as relevant (`PAIR_MARGIN`) and the follower says what
+    was asked, or the question asks what something is: "Conjunctivitis is the medical name for pink
+    eye." alone names it; "It involves inflammation of …" says what it is."""
     similarity = vectors @ query_vector
     pairs = pairs or {}
     asked = set(tokenize(query))
@@ -607,6 +613,8 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
         relevance.append(float(sim) + bonus + prior - _shape_penalty(item.text, longest, parts))
     # A unit of two sentences (`pairs`) counts as two towards the limit.
     size = [2 if item.text in pairs else 1 for item in pool]
+    index = {item.text: i for i, item in enumerate(pool)}
+    headed = {index[head.text]: index[key] for key, (head, _) in pairs.items() if key in index and head.text in index}
     chosen: list[int] = []
     sentences = 0
     while sentences < limit and len(chosen) < len(pool):
@@ -627,6 +635,11 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
             break
         if relevance[best] < RELEVANCE_FLOOR / 2:
             break
+        unit = headed.get(best)
+        if (complete_pairs and unit is not None and size[unit] <= room
+                and relevance[unit] >= relevance[best] - PAIR_MARGIN
+                and (kind == "definition" or speaks_to(pairs[pool[unit].text][1].text, kind, food))):
+            best = unit
         chosen.append(best)
         sentences += size[best]
     return [(pool[i], relevance[i]) for i in chosen]
@@ -726,7 +739,8 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
             chosen = select(query_vector, pool, vectors, kind=kind, topic_terms=topic_terms,
                             sources=min(len(documents), PASSAGES_USED), limit=limit,
                             longest=LONGEST_KO if language == "ko" else LONGEST, query=query,
-                            answering=answering, aside=aside, food=asks_about_food(question), pairs=joined)
+                            answering=answering, aside=aside, food=asks_about_food(question), pairs=joined,
+                            complete_pairs=language != "ko")
     picked, follows = [], {}
     for e, _ in chosen:
         before, after = joined.get(e.text, (e, None))

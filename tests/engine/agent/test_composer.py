@@ -751,3 +751,17 @@ def test_a_poor_diet_as_a_cause_does_not_answer_what_to_eat():
 
     assert speaks_to("To raise your iron level, your doctor may ask you to change your diet.", "what_to_do", food=True)
     assert not speaks_to("These low levels might be the result of a poor diet.", "what_to_do", food=True)
+
+
+def test_a_sentence_that_only_names_the_condition_is_quoted_with_the_pronoun_sentence_that_explains_it(minilm):
+    """"Conjunctivitis is the medical name for pink eye." says nothing of what it is; the sentence
+    after it does, and is quoted with it."""
+    pinkeye = Passage("pinkeye", "Conjunctivitis is the medical name for pink eye. It involves inflammation of the "
+                      "outer layer of the eye and the inside of the eyelid. Pink eye can spread from one person to "
+                      "another. Bacterial pink eye is treated with antibiotic eye drops.",
+                      title="What is (are) Pinkeye ?")
+    composition = compose(question="What is pink eye?", language="en", slots={}, documents=[pinkeye],
+                          checker=SupportChecker(minilm, lambda text: set()))
+    quoted = [s.text for s in composition.sentences if s.kind == "sourced"]
+    named = quoted.index("Conjunctivitis is the medical name for pink eye.")
+    assert quoted[named + 1].startswith("It involves inflammation")
