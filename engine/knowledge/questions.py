@@ -90,7 +90,7 @@ QTYPE_CUES: tuple[tuple[str, str], ...] = (
               r"언제\s*먹|식전|식후|몇\s*시에\s*먹|몇\s*살부터|when (?:should|do|can) (?:i|you|we|he|she) take|"
               r"before or after (?:meals|food|eating)|"
               r"복용량|하루\s*(?:에\s*)?(?:몇|얼마|최대)|얼마나\s*자주|몇\s*시간\s*(?:마다|간격)|"
-              r"dos(?:e|age|ing)\b|how (?:should|do|much|often|many)\b.{0,30}\b(?:take|use|used|taken|give|given)|"
+              r"dos(?:e|age|ing)\b|how (?:should|do|much|often|many)\b.{0,45}\b(?:take|use|used|taken|give|given)|"
               r"how is .{1,30} (?:taken|used|given)|how many (?:mg|milligrams|pills|tablets|capsules|times|hours)\b|"
               r"\d*\s*mg\b(?!\s*/)"),
     ("precautions", r"주의\s*사항|주의할|주의해야|조심|상호\s*작용|같이\s*먹어도|함께\s*먹어도|먹어도\s*되|먹어도\s*돼|"

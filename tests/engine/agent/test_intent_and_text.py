@@ -74,6 +74,7 @@ def test_guard_signals():
     assert "저혈당" in medical_words("저혈당 증상이 뭐예요?")
     assert question_kinds("How is asthma treated?") == {"treatment"}
     assert question_kinds("What is asthma?") == {"definition"}
+    assert question_kinds("How much acetaminophen (Tylenol) can an adult take in one day?") == {"dosage"}
     assert question_kinds("Hello there") == frozenset()
 
 
