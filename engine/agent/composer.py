@@ -37,7 +37,7 @@ import numpy as np
 
 from engine.agent import answer_framing as framing
 from engine.agent.support import (ALERT, NOTICE, PROFILE, Evidence, Support, SupportChecker, evidence_from,
-                                  is_bare_list)
+                                  is_bare_list, item_headings)
 from engine.clinical.lexicon import english_names
 from engine.clinical.slot_model import NAMING_SLOTS, TOPIC_SLOTS
 from engine.knowledge.corpus import title_question
@@ -482,12 +482,19 @@ def page_names(doc, topic: Topic, concepts) -> bool:
 
 def is_on_topic(item: Evidence, documents: Sequence, topic: Topic, concepts) -> bool:
     """The sentence's passage's question names what the question is about, or the sentence
-    does, unless the passage is another medicine's own page ("Methylprednisolone makes your
-    stomach more susceptible to aspirin" says nothing of aspirin's side effects)."""
+    does, or the heading of the bullet item it sits in (`item_headings`), unless the passage is
+    another medicine's own page ("Methylprednisolone makes your stomach more susceptible to
+    aspirin" says nothing of aspirin's side effects)."""
     doc = documents[item.source - 1] if 0 < item.source <= len(documents) else None
     if page_names(doc, topic, concepts):
         return True
-    return _qtype(doc) not in MEDICINE_PAGE_QTYPES and topic.named_in(item.text, concepts)
+    heading = _item_headings(getattr(doc, "passage", "") or getattr(doc, "text", "")).get(item.position, "")
+    return _qtype(doc) not in MEDICINE_PAGE_QTYPES and topic.named_in(f"{heading} {item.text}", concepts)
+
+
+@lru_cache(maxsize=64)
+def _item_headings(text: str) -> dict[int, str]:
+    return item_headings(text)
 
 
 # A sentence that speaks of adults and of no child ("Aspirin is very effective for treating
@@ -505,6 +512,31 @@ def for_the_young(pool: list[Evidence], slots: dict) -> tuple[list[Evidence], in
     if ((slots or {}).get("demographics") or {}).get("age_group") not in YOUNG_AGE_GROUPS:
         return pool, 0
     kept = [e for e in pool if not _only_adults(e.text)]
+    return kept, len(pool) - len(kept)
+
+
+def _only_children(text: str) -> bool:
+    who = population_markers(text)
+    return "child" in who and not who & {"adult", "elderly"}
+
+
+def is_about_an_adult(question: str, slots: dict) -> bool:
+    """The patient's age is an adult's ("20s", "older_adult"), or the question speaks of an adult
+    and of no child ("How much acetaminophen can an adult take in one day?")."""
+    group = ((slots or {}).get("demographics") or {}).get("age_group") or ""
+    if group == "older_adult" or group[:1].isdigit():
+        return True
+    who = population_markers(question)
+    return bool(who & {"adult", "elderly"}) and "child" not in who
+
+
+def for_grown_ups(pool: list[Evidence], slots: dict, question: str) -> tuple[list[Evidence], int]:
+    """The pool without sentences only about children ("If your child weighs 24 to 35 lbs: give
+    5 mL"), when the question is about an adult: a child's dose is no answer, and a wrong one, for
+    an adult."""
+    if not is_about_an_adult(question, slots):
+        return pool, 0
+    kept = [e for e in pool if not _only_children(e.text)]
     return kept, len(pool) - len(kept)
 
 
@@ -732,6 +764,10 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
         if adult_only:
             decisions.append(f"compose: {adult_only} sentences left out: they speak only of adults, and the "
                              f"question is about a child")
+        pool, child_only = for_grown_ups(pool, slots, question)
+        if child_only:
+            decisions.append(f"compose: {child_only} sentences left out: they speak only of children, and the "
+                             f"question is about an adult")
         limit = MAX_SENTENCES_KO if language == "ko" else MAX_SENTENCES
         answering, aside = page_roles(documents, kind, used, asked, checker.concepts)
         if pool:

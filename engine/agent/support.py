@@ -72,6 +72,10 @@ _FOLLOWING = re.compile(r"\b(?:the|these)\s+following\b|\bas follows\b", re.I)
 # often lost) and "(Click the table on the right ...)", "(See below)".
 _LINK_TEXT = re.compile(r"^(?:Espa\S{0,2}ol\s+|\((?:click|see)\b[^)]*\)\s*)+", re.I)
 _MAX_ITEM_WORDS = 6
+# A bullet item that opens with a unit this short opens with a heading (`item_headings`), which
+# speaks for at most this many sentences after it.
+ITEM_HEADING_WORDS = 6
+ITEM_SENTENCES = 3
 # A sentence in parentheses ends where its bracket closes: "(Hemoglobin is the iron-rich protein
 # in red blood cells.) Another goal is to treat the cause." is two sentences.
 _AFTER_PARENTHESIS = re.compile(r"(?<=[.!?]\))\s+(?=[A-Z])")
@@ -118,7 +122,31 @@ def passage_units(text: str) -> list[str]:
     nothing and the lead-in alone says less. Items on lines of their own, without bullets
     ("… the following heart-healthy lifestyles:" / "Heart-healthy eating" / "Quitting smoking"),
     join their lead-in the same way."""
+    return [unit for unit, _ in _units_and_items(text)]
+
+
+def item_headings(text: str) -> dict[int, str]:
+    """The bullet item each sentence of `passage_units` sits in, by its index, where the item
+    opens with a heading of its own ("- Acetaminophen. Try this medicine first for your pain. DO
+    NOT take more than 4 grams (4,000 mg) on any 1 day."): the heading says what the sentences
+    after it are about. An item ends at the next bullet, at a heading in capitals ("FEVER") or
+    after `ITEM_SENTENCES` sentences."""
+    out, heading, after = {}, "", 0
+    for i, (unit, opens_item) in enumerate(_units_and_items(text)):
+        if opens_item:
+            heading, after = (unit, 0) if len(latin_words(unit)) <= ITEM_HEADING_WORDS else ("", 0)
+            continue
+        if unit.isupper():
+            heading = ""
+        elif heading and after < ITEM_SENTENCES:
+            out[i], after = heading, after + 1
+    return out
+
+
+def _units_and_items(text: str) -> list[tuple[str, bool]]:
+    """`passage_units`, each with whether it opens a bullet item."""
     units: list[str] = []
+    opens: set[int] = set()
     listing = -1  # the unit that is a lead-in with line items joined to it
     for block in split_passage_sentences(text):
         line = " ".join(block.split())
@@ -141,6 +169,8 @@ def passage_units(text: str) -> list[str]:
             if lead:
                 units.pop()
             items = [i.rstrip(" .;") for i in pieces[:_MAX_LIST_ITEMS]]
+            if not lead and len(items) == 1:
+                opens.add(len(units))
             units.append(f"{lead.rstrip(':.')}: {'; '.join(items)}." if lead
                          else "; ".join(items) + ".")
             continue
@@ -152,7 +182,7 @@ def passage_units(text: str) -> list[str]:
             continue
         units.extend(u for piece in split_passage_sentences(head) for u in _restored(piece))
         units.extend(i if i.endswith((".", "!", "?")) else f"{i}." for i in items)
-    return [u for u in units if len(u) > 1]
+    return [(u, i in opens) for i, u in enumerate(units) if len(u) > 1]
 
 
 def is_bare_list(unit: str) -> bool:

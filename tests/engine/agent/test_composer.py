@@ -530,6 +530,33 @@ def test_a_question_about_a_child_quotes_no_sentence_only_about_adults():
     assert for_the_young(pool, {}) == (pool, 0)
 
 
+def test_a_question_about_an_adult_quotes_no_sentence_only_about_children():
+    from engine.agent.composer import for_grown_ups
+    from engine.agent.support import Evidence
+
+    pool = [Evidence(1, "If your child weighs 24 to 35 lbs, give 5 mL.", 0),
+            Evidence(1, "Acetaminophen helps reduce fever in children and adults.", 1),
+            Evidence(2, "Take acetaminophen every 4 to 6 hours.", 0)]
+    question = "How much acetaminophen (Tylenol) can an adult take in one day?"
+    assert for_grown_ups(pool, {}, question) == (pool[1:], 1)
+    assert for_grown_ups(pool, {"demographics": {"age_group": "40s"}}, "How much acetaminophen can I take?") == (pool[1:], 1)
+    assert for_grown_ups(pool, {}, "How much acetaminophen can I take?") == (pool, 0)
+    assert for_grown_ups(pool, {}, "How much acetaminophen can a child or an adult take?") == (pool, 0)
+
+
+def test_a_sentence_in_a_bullet_item_headed_by_the_medicine_is_about_that_medicine(minilm):
+    """"Do not take more than 4 grams …" names no medicine; its item's heading does."""
+    otc = Passage("otc", "- Acetaminophen. Try this medicine first for your pain. Do not take more than 4 grams "
+                  "(4,000 mg) on any 1 day. - Ibuprofen. You can buy it without a prescription. Do not take it for "
+                  "more than 10 days.", title="Do you have information about Over-the-counter medicines")
+    slots = {"medications": [{"name": "acetaminophen", "asked_about": True}]}
+    composition = compose(question="How much acetaminophen can an adult take in one day?", language="en",
+                          slots=slots, documents=[otc], checker=SupportChecker(minilm, lambda text: set()))
+    quoted = [s.text for s in composition.sentences if s.kind == "sourced"]
+    assert "Do not take more than 4 grams (4,000 mg) on any 1 day." in quoted
+    assert "Do not take it for more than 10 days." not in quoted
+
+
 def test_a_list_of_names_without_a_lead_in_is_not_quoted():
     from engine.agent.composer import candidates
     from engine.agent.support import Evidence

@@ -9,6 +9,7 @@ from engine.agent.support import (
     Support,
     evidence_from,
     guard,
+    item_headings,
     passage_units,
     render,
     strict_support,
@@ -34,6 +35,17 @@ def test_a_list_in_its_own_paragraph_joins_the_lead_in_before_it():
         "Take care.",
         "rest; fluids.",
     ]
+
+
+def test_a_bullet_item_s_heading_speaks_for_the_sentences_in_its_item():
+    text = ("- Acetaminophen. Try this medicine first for your pain. Do not take more than 4 grams on any 1 day. "
+            "- Nonsteroidal anti-inflammatory drugs (NSAIDs). You can buy some NSAIDs without a prescription.\n\n"
+            "FEVER\n\nTake ibuprofen every 6 to 8 hours.")
+    units = passage_units(text)
+    headings = {units[i]: heading for i, heading in item_headings(text).items()}
+    assert headings == {"Try this medicine first for your pain.": "Acetaminophen.",
+                        "Do not take more than 4 grams on any 1 day.": "Acetaminophen.",
+                        "You can buy some NSAIDs without a prescription.": "Nonsteroidal anti-inflammatory drugs (NSAIDs)."}
 
 
 def test_a_heading_run_into_a_list_lead_in_is_dropped():
