@@ -6,7 +6,7 @@ question's language, before anything the sources say. The line is the engine's o
 deterministic text (sentence kind `guidance`), never a model's and never cited. It is left
 out when an emergency alert already opens the answer with its own guidance, when the
 question asks for information rather than what to do (definition, causes, dose, prevention,
-diagnosis, an interaction), and when no symptom it covers is named (negated ones do not count).
+diagnosis, an interaction), and when no symptom or injury it covers is named (negated ones do not count).
 """
 
 from __future__ import annotations
@@ -28,6 +28,13 @@ TEMPLATES = {
     "en": "When to get help now: with {symptoms}, call 119 or go to an emergency department right away "
           "if any of these occur: {signs}.",
     "ko": "지금 바로 도움을 받아야 할 때: {symptoms} 증상이 있으면서 다음 중 하나라도 나타나면 "
+          "바로 119에 전화하거나 응급실로 가세요 — {signs}.",
+}
+# After an injury the signs come later, not with it.
+AFTER_AN_INJURY = {
+    "en": "When to get help now: after {symptoms}, call 119 or go to an emergency department right away "
+          "if any of these occur: {signs}.",
+    "ko": "지금 바로 도움을 받아야 할 때: {symptoms} 뒤에 다음 중 하나라도 나타나면 "
           "바로 119에 전화하거나 응급실로 가세요 — {signs}.",
 }
 
@@ -57,4 +64,6 @@ def care_guidance(text: str, slots: dict, alerts: Sequence[dict], language: str)
         return ""
     language = language if language in TEMPLATES else "en"
     signs = warning_signs(symptoms, language)
-    return TEMPLATES[language].format(symptoms=symptom_names(symptoms, language), signs="; ".join(signs))
+    injuries = {str(i.get("name") or "").lower() for i in (slots or {}).get("conditions", []) if isinstance(i, dict)}
+    templates = AFTER_AN_INJURY if set(symptoms) <= injuries else TEMPLATES
+    return templates[language].format(symptoms=symptom_names(symptoms, language), signs="; ".join(signs))

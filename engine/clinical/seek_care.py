@@ -6,7 +6,7 @@ neck with fever, blood in the vomit. The red-flag rules (engine.clinical.red_fla
 an emergency when a message already describes one; this table covers the common case where
 it does not, so the answer can say what would make it one. Deterministic, from
 resources/clinical/seek_care.tsv (English and Korean), keyed by the symptom's English
-canonical name as the extractor gives it.
+canonical name as the extractor gives it; an injury ("head injuries") is covered the same way.
 """
 
 from __future__ import annotations
@@ -39,10 +39,14 @@ def table() -> dict[str, WarningSigns]:
     return entries
 
 
+# The slots whose items the table may cover: symptoms, and injuries such as head injuries.
+SLOTS = ("symptoms", "conditions")
+
+
 def symptoms_with_signs(slots: dict) -> list[str]:
-    """The symptoms of `slots` (not negated, in the order written) that the table covers."""
+    """The symptoms and injuries of `slots` (not negated, in the order written) that the table covers."""
     names: list[str] = []
-    for item in (slots or {}).get("symptoms", []):
+    for item in (i for slot in SLOTS for i in (slots or {}).get(slot, [])):
         if not isinstance(item, dict) or item.get("negated"):
             continue
         name = str(item.get("name") or "").lower()

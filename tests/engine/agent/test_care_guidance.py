@@ -42,6 +42,16 @@ def test_the_line_names_the_symptoms_and_their_signs_in_the_question_language():
     assert "119" in korean and "실신(기절)" in korean and "가슴 통증" in korean
 
 
+def test_after_an_injury_the_line_names_the_signs_that_may_follow_it():
+    injury = {"conditions": [{"name": "head injuries"}], "demographics": {"age_group": "child"}}
+    english = care_guidance("My son hit his head. What should I do?", injury, [], "en")
+    assert english.startswith("When to get help now: after head injuries, call 119")
+    assert "vomiting more than once" in english
+    korean = care_guidance("아이가 넘어져서 머리를 부딪쳤어요. 어떻게 해야 하나요?", injury, [], "ko")
+    assert korean.startswith("지금 바로 도움을 받아야 할 때: 머리 부상 뒤에 다음 중 하나라도")
+    assert "두 번 이상 토함" in korean
+
+
 def test_no_line_with_an_emergency_alert_an_information_question_or_no_symptom():
     emergency = [{"kind": "emergency", "message": "Call 119 now."}]
     assert care_guidance("What should I do?", DIZZY, emergency, "en") == ""

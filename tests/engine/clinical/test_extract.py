@@ -104,6 +104,12 @@ def test_korean_word_edges_reject_inner_matches(clinical_pack):
     assert "joint pain" in names(slots["symptoms"])
 
 
+@pytest.mark.parametrize("text", ["아이가 넘어져서 머리를 부딪쳤어요.", "어제 머리를 세게 부딪혔어요.", "머리를 다쳤어요.",
+                                  "I hit my head.", "My son bumped his head on the table."])
+def test_a_blow_to_the_head_is_a_head_injury(clinical_pack, text):
+    assert "head injuries" in names(extract(text)["conditions"])
+
+
 def test_weight_change_is_a_symptom_not_a_weight(clinical_pack):
     slots = extract("3달 사이에 5kg 빠졌어요. 몸무게 62킬로예요.")
     assert "weight loss" in names(slots["symptoms"])

@@ -7,11 +7,11 @@ from engine.clinical.seek_care import MAX_SIGNS, symptoms_with_signs, table, war
 from engine.text import has_hangul
 
 
-def test_every_row_names_a_lexicon_symptom_with_signs_in_both_languages():
-    symptoms = {term.english.lower() for term in load_lexicon().terms if term.slot == "symptom"}
+def test_every_row_names_a_lexicon_symptom_or_injury_with_signs_in_both_languages():
+    named = {term.english.lower() for term in load_lexicon().terms if term.slot in ("symptom", "condition")}
     assert len(table()) >= 15
     for name, entry in table().items():
-        assert name in symptoms, f"{name} is not a symptom the extractor gives"
+        assert name in named, f"{name} is not a symptom or injury the extractor gives"
         english, korean = entry.signs["en"], entry.signs["ko"]
         assert len(english) == len(korean) >= 3, name
         assert not any(has_hangul(sign) for sign in english) and all(has_hangul(sign) for sign in korean), name
@@ -32,3 +32,9 @@ def test_only_named_symptoms_the_table_covers_and_not_negated_ones_count():
                           {"name": "headache"}, {"name": "cough"}]}
     assert symptoms_with_signs(slots) == ["headache", "cough"]
     assert symptoms_with_signs({}) == []
+
+
+def test_an_injury_the_table_covers_counts_like_a_symptom():
+    slots = {"conditions": [{"name": "head injuries"}, {"name": "asthma"}], "symptoms": [{"name": "nausea"}]}
+    assert symptoms_with_signs(slots) == ["nausea", "head injuries"]
+    assert "a seizure" in warning_signs(["head injuries"], "en")
