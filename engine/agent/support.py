@@ -168,7 +168,7 @@ def _units_and_items(text: str) -> list[tuple[str, bool]]:
             lead = units[-1] if units and _is_lead_in(units[-1]) else ""
             if lead:
                 units.pop()
-            items = [i.rstrip(" .;") for i in pieces[:_MAX_LIST_ITEMS]]
+            items = _without_repeat([i.rstrip(" .;") for i in pieces[:_MAX_LIST_ITEMS]])
             if not lead and len(items) == 1:
                 opens.add(len(units))
             units.append(f"{lead.rstrip(':.')}: {'; '.join(items)}." if lead
@@ -176,13 +176,23 @@ def _units_and_items(text: str) -> list[tuple[str, bool]]:
             continue
         head, items = pieces[0], pieces[1:]
         if items and (head.endswith(":") or len(items) >= 2):
-            items = [i.rstrip(" .;") for i in items[:_MAX_LIST_ITEMS]]
+            items = _without_repeat([i.rstrip(" .;") for i in items[:_MAX_LIST_ITEMS]])
             head = without_heading(_LINK_TEXT.sub("", head)) or head
             units.append(f"{head.rstrip(':')}: {'; '.join(items)}.")
             continue
         units.extend(u for piece in split_passage_sentences(head) for u in _restored(piece))
         units.extend(i if i.endswith((".", "!", "?")) else f"{i}." for i in items)
     return [(u, i in opens) for i, u in enumerate(units) if len(u) > 1]
+
+
+def _without_repeat(items: list[str]) -> list[str]:
+    """The items without the copy of the list some pages run on after the last one, its
+    bullets lost ("… - fatigue. a cough that doesn't go away … fatigue")."""
+    if len(items) < 2:
+        return items
+    last, first = items[-1], items[0].lower()
+    cut = last.lower().find(f". {first}")
+    return [*items[:-1], last[:cut]] if cut > 0 else items
 
 
 def is_bare_list(unit: str) -> bool:

@@ -48,6 +48,12 @@ def test_a_bullet_item_s_heading_speaks_for_the_sentences_in_its_item():
                         "You can buy some NSAIDs without a prescription.": "Nonsteroidal anti-inflammatory drugs (NSAIDs)."}
 
 
+def test_a_copy_of_the_list_run_on_after_its_last_item_is_dropped():
+    text = ("The possible signs are: - a cough that does not go away - coughing up blood - fatigue. a cough that "
+            "does not go away coughing up blood fatigue.")
+    assert passage_units(text) == ["The possible signs are: a cough that does not go away; coughing up blood; fatigue."]
+
+
 def test_a_heading_run_into_a_list_lead_in_is_dropped():
     units = passage_units("Common Signs of Stroke These are warning signs of a stroke: - sudden numbness - sudden "
                           "confusion - trouble seeing")
