@@ -187,11 +187,13 @@ _SUBJECTS = {"cause": "causes", "risk factor": "causes", "symptom": "symptoms", 
              "side effect": "side_effects", "treatment": "treatment"}
 _SIDE_EFFECTS_NAMED = re.compile(r"\bside effects?\b|\badverse\b", re.I)
 # A sentence whose subject is a bare pronoun says something about whatever its passage
-# spoke of before ("However, it is caused by calcium phosphate" is about pseudogout):
+# spoke of before ("However, it is caused by calcium phosphate" is about pseudogout; "Examples of
+# these diseases include HIV" names what it stands for only with the sentence before):
 # out of its context it can state a wrong fact, so it is never quoted alone.
 _PRONOUN_SUBJECT = re.compile(r"^(?:(?:however|but|also|and|so|in addition|therefore|thus|instead|often|sometimes|"
-                              r"usually|normally|in most cases),?\s+)?(it|this|these|they|that|those|he|she|such|its|"
-                              r"their|both|either|neither)\b", re.I)
+                              r"usually|normally|in most cases),?\s+)?"
+                              r"(?:(?:examples|some|many|most|all|one|each|none|any|several|few)\s+of\s+)?"
+                              r"(it|this|these|they|them|that|those|he|she|such|its|their|both|either|neither)\b", re.I)
 # "These are warning signs of a stroke: sudden numbness ...; ..." says what it lists.
 _ANNOUNCED_LIST = re.compile(r"^(?:these|they|the following)\s+(?:are|include)\b[^:]{0,80}:\s*\S", re.I)
 _JUNK = re.compile(r"https?://|www\.|\b1-800\b|^(see|source|for more|learn more|read more|call \d)"

@@ -792,3 +792,12 @@ def test_a_sentence_that_only_names_the_condition_is_quoted_with_the_pronoun_sen
     quoted = [s.text for s in composition.sentences if s.kind == "sourced"]
     named = quoted.index("Conjunctivitis is the medical name for pink eye.")
     assert quoted[named + 1].startswith("It involves inflammation")
+
+
+def test_a_sentence_about_some_of_these_is_not_quoted_alone():
+    from engine.agent.composer import candidates
+    from engine.agent.support import Evidence
+
+    texts = ["Examples of these diseases and factors include HIV/AIDS and cancer.", "Some of them need a hospital stay.",
+             "Most people begin to improve after 1 to 3 days of antibiotic treatment."]
+    assert [e.text for e in candidates([Evidence(1, t, i) for i, t in enumerate(texts)])] == texts[2:]
