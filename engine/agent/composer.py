@@ -69,6 +69,7 @@ MMR_LAMBDA = 0.7
 # adds nothing, however far apart their embeddings are.
 LEXICAL_DUPLICATE = 0.7
 PAIR_MARGIN = 0.1  # a sentence with its pronoun follower wins over the sentence alone within this much relevance
+PAIR_TERMS = 2
 RELEVANCE_FLOOR = 0.4
 # A sentence that names medical things beyond the question's own words (drugs, tests, body
 # parts, symptoms) says something specific; "The symptoms of appendicitis can vary" does not.
@@ -618,9 +619,9 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
     (`LEXICAL_DUPLICATE`) is never chosen. For a question about what to eat (`food`), a
     sentence about foods speaks to the asked kind. With `complete_pairs` (an English answer, where
     quotes are not rationed by the Korean share), a sentence chosen alone is quoted with its pronoun
-    follower instead when the pair is nearly as relevant (`PAIR_MARGIN`) and the follower says what
-    was asked, or the question asks what something is: "Conjunctivitis is the medical name for pink
-    eye." alone names it; "It involves inflammation of …" says what it is."""
+    follower instead when the pair is nearly as relevant (`PAIR_MARGIN`) and the follower says more
+    (`_says_more`): "Conjunctivitis is the medical name for pink eye." alone names it; "It involves
+    inflammation of …" says what it is."""
     similarity = vectors @ query_vector
     pairs = pairs or {}
     asked = set(tokenize(query))
@@ -672,11 +673,19 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
         unit = headed.get(best)
         if (complete_pairs and unit is not None and size[unit] <= room
                 and relevance[unit] >= relevance[best] - PAIR_MARGIN
-                and (kind == "definition" or speaks_to(pairs[pool[unit].text][1].text, kind, food))):
+                and _says_more(pairs[pool[unit].text][1].text, kind, food)):
             best = unit
         chosen.append(best)
         sentences += size[best]
     return [(pool[i], relevance[i]) for i in chosen]
+
+
+def _says_more(follower: str, kind: str, food: bool) -> bool:
+    """The pronoun sentence says what was asked or, for what something is, names medical things
+    (`PAIR_TERMS` key terms: "It involves inflammation of the outer layer of the eye", not "It
+    was more common in the past")."""
+    return speaks_to(follower, kind, food) or (
+        kind == "definition" and len(framing.korean_key_terms(follower)) >= PAIR_TERMS)
 
 
 def _overlap(a: set, b: set) -> float:
