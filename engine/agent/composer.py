@@ -580,14 +580,26 @@ def page_roles(documents: Sequence, kind: str, numbers: Sequence[int] | None = N
     """The [n] (of `numbers`, else all) of the passages whose knowledge-base question asks the
     asked kind about the topic (any topic when none is known: "What are the treatments for Foot
     Drop ?" does not answer how athlete's foot is treated), and of those that answer an aside
-    (research, support groups, how many are affected)."""
+    (research, support groups, how many are affected). Where the topic's own page answers, a
+    narrower condition's page that names the topic ("Obesity Hypoventilation Syndrome") does not."""
     numbers = range(1, len(documents) + 1) if numbers is None else numbers
     qtypes = {n: _qtype(documents[n - 1]) for n in numbers}
     wanted = KIND_QTYPES.get(kind, ())
     answering = {n for n, q in qtypes.items() if q in wanted}
     if topic and concepts is not None:
         answering = {n for n in answering if page_names(documents[n - 1], topic, concepts)}
+        # The topic's own page answers; a narrower condition's page that names it ("Obesity
+        # Hypoventilation Syndrome" for obesity) does not, where the topic's own page is there.
+        own = {n for n in answering if _is_the_topic_page(documents[n - 1], topic)}
+        answering = own or answering
     return answering, {n for n, q in qtypes.items() if q in ASIDE_QTYPES}
+
+
+def _is_the_topic_page(doc, topic: Topic) -> bool:
+    """The page's focus, one of its other names, or one of the topics it joins ("Overweight and
+    Obesity") is the topic."""
+    focus, _, aliases = title_facets(getattr(doc, "title", "") or "")
+    return any(set(tokenize(name)) in topic.names for name in (focus, *focus.split(" and "), *aliases))
 
 
 def passages_used(documents: Sequence, kind: str, topic: Topic, concepts) -> list[int]:

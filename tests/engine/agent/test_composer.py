@@ -801,3 +801,17 @@ def test_a_sentence_about_some_of_these_is_not_quoted_alone():
     texts = ["Examples of these diseases and factors include HIV/AIDS and cancer.", "Some of them need a hospital stay.",
              "Most people begin to improve after 1 to 3 days of antibiotic treatment."]
     assert [e.text for e in candidates([Evidence(1, t, i) for i, t in enumerate(texts)])] == texts[2:]
+
+
+def test_where_the_topic_s_own_page_answers_a_narrower_condition_s_page_does_not():
+    from engine.agent.composer import Topic, page_roles
+    from engine.text import tokenize
+
+    narrower = Passage("ohs", "Treatments for OHS include breathing support.",
+                       title="What are the treatments for Obesity Hypoventilation Syndrome ?")
+    own = Passage("obesity", "Lifestyle changes are the main treatment.",
+                  title="What are the treatments for Overweight and Obesity ?")
+    topic = Topic(names=[set(tokenize("obesity"))])
+    by_name = lambda text: set()  # noqa: E731 - no concept ids: the names decide
+    assert page_roles([narrower, own], "treatment", topic=topic, concepts=by_name)[0] == {2}
+    assert page_roles([narrower], "treatment", topic=topic, concepts=by_name)[0] == {1}
