@@ -761,7 +761,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     no_medicine_page = False
     medicine = asked.medicine or kind in MEDICINE_KINDS
     # A Korean question none of whose terms was recognised cannot be put to the English embedder: any
-    # passage it retrieved matches its words by chance (air pollution for "좌골신경통이 뭐예요?").
+    # passage it retrieved matches its words by chance (air pollution for "결절종이 뭐예요?").
     unrecognised = language == "ko" and has_hangul(query)
     if unrecognised:
         decisions.append("compose: no medical term of the Korean question was recognised, so no passage is matched "

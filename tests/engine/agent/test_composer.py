@@ -766,7 +766,7 @@ def test_a_korean_question_with_no_recognised_term_quotes_nothing(minilm):
     air = Passage("air", "Air pollution is a mixture of solid particles and gases in the air. Ozone, a gas, is a "
                   "major part of air pollution in cities. Air pollution can harm the heart and lungs.",
                   title="Do you have information about Air Pollution")
-    composition = compose(question="좌골신경통이 뭐예요?", language="ko", slots={}, documents=[air],
+    composition = compose(question="결절종이 뭐예요?", language="ko", slots={}, documents=[air],
                           checker=SupportChecker(minilm, lambda text: set()))
     assert not [s for s in composition.sentences if s.kind == "sourced"]
     assert composition.text.startswith(texts("ko")["unrecognised"])

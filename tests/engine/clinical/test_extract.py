@@ -110,6 +110,15 @@ def test_a_blow_to_the_head_is_a_head_injury(clinical_pack, text):
     assert "head injuries" in names(extract(text)["conditions"])
 
 
+@pytest.mark.parametrize("text, slot, name", [
+    ("좌골신경통이 뭐예요?", "symptoms", "sciatica"),
+    ("강아지한테 손을 물려서 피가 나요.", "conditions", "animal bites"),
+    ("The dog bit my son on the arm.", "conditions", "animal bites"),
+])
+def test_lay_names_of_sciatica_and_an_animal_bite(clinical_pack, text, slot, name):
+    assert name in names(extract(text)[slot])
+
+
 def test_weight_change_is_a_symptom_not_a_weight(clinical_pack):
     slots = extract("3달 사이에 5kg 빠졌어요. 몸무게 62킬로예요.")
     assert "weight loss" in names(slots["symptoms"])

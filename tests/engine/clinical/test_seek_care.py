@@ -38,3 +38,4 @@ def test_an_injury_the_table_covers_counts_like_a_symptom():
     slots = {"conditions": [{"name": "head injuries"}, {"name": "asthma"}], "symptoms": [{"name": "nausea"}]}
     assert symptoms_with_signs(slots) == ["nausea", "head injuries"]
     assert "a seizure" in warning_signs(["head injuries"], "en")
+    assert "trouble breathing or wheezing" in warning_signs(["insect bites and stings"], "en")
