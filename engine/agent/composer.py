@@ -630,10 +630,10 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
     against redundancy with what is already chosen; a restatement of a chosen sentence
     (`LEXICAL_DUPLICATE`) is never chosen. For a question about what to eat (`food`), a
     sentence about foods speaks to the asked kind. With `complete_pairs` (an English answer, where
-    quotes are not rationed by the Korean share), a sentence chosen alone is quoted with its pronoun
-    follower instead when the pair is nearly as relevant (`PAIR_MARGIN`) and the follower says more
-    (`_says_more`): "Conjunctivitis is the medical name for pink eye." alone names it; "It involves
-    inflammation of …" says what it is."""
+    quotes are not rationed by the Korean share), a definition's sentence chosen alone is quoted
+    with its pronoun follower instead when the pair is nearly as relevant (`PAIR_MARGIN`) and the
+    follower says more (`_says_more`): "Conjunctivitis is the medical name for pink eye." alone
+    names it; "It involves inflammation of …" says what it is."""
     similarity = vectors @ query_vector
     pairs = pairs or {}
     asked = set(tokenize(query))
@@ -685,19 +685,19 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
         unit = headed.get(best)
         if (complete_pairs and unit is not None and size[unit] <= room
                 and relevance[unit] >= relevance[best] - PAIR_MARGIN
-                and _says_more(pairs[pool[unit].text][1].text, kind, food)):
+                and _says_more(pairs[pool[unit].text][1].text, kind)):
             best = unit
         chosen.append(best)
         sentences += size[best]
     return [(pool[i], relevance[i]) for i in chosen]
 
 
-def _says_more(follower: str, kind: str, food: bool) -> bool:
-    """The pronoun sentence says what was asked or, for what something is, names medical things
-    (`PAIR_TERMS` key terms: "It involves inflammation of the outer layer of the eye", not "It
-    was more common in the past")."""
-    return speaks_to(follower, kind, food) or (
-        kind == "definition" and len(framing.korean_key_terms(follower)) >= PAIR_TERMS)
+def _says_more(follower: str, kind: str) -> bool:
+    """For what something is, the pronoun sentence names medical things (`PAIR_TERMS` key terms:
+    "It involves inflammation of the outer layer of the eye", not "It was more common in the
+    past"). For other kinds a pair is chosen on its own relevance only ("It is described as
+    iron-refractory because …" explains a name, not a cause)."""
+    return kind == "definition" and len(framing.korean_key_terms(follower)) >= PAIR_TERMS
 
 
 def _overlap(a: set, b: set) -> float:
