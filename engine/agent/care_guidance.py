@@ -4,7 +4,8 @@ Someone who describes symptoms and asks what to do, or whether to go to hospital
 reads the warning signs with which they must not wait (engine.clinical.seek_care), in the
 question's language, before anything the sources say. The line is the engine's own
 deterministic text (sentence kind `guidance`), never a model's and never cited. It is left
-out when an emergency alert already opens the answer with its own guidance, when the
+out when an emergency alert found by the red-flag rules already opens the answer with its own
+guidance (a message that only resembles an emergency still gets the line), when the
 question asks for information rather than what to do (definition, causes, dose, prevention,
 diagnosis, an interaction), and when no symptom or injury it covers is named (negated ones do not count).
 """
@@ -57,7 +58,10 @@ def symptom_names(symptoms: Sequence[str], language: str) -> str:
 
 def care_guidance(text: str, slots: dict, alerts: Sequence[dict], language: str) -> str:
     """The line, or "" when it does not belong in this answer (module docstring)."""
-    if any(alert.get("kind") == "emergency" for alert in alerts or ()):
+    # A message that only resembles an emergency (detected by similarity, not by a rule) gets a
+    # hedged notice ("If this is happening now: …") about another category; the signs of what it names
+    # still belong in the answer.
+    if any(alert.get("kind") == "emergency" and alert.get("detected_by") != "similar" for alert in alerts or ()):
         return ""
     symptoms = symptoms_with_signs(slots)
     if not symptoms or not asks_what_to_do(text):

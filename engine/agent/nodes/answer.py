@@ -107,14 +107,12 @@ def with_guidance(answer: str, alerts: list[dict]) -> str:
 
 def opening(state: TurnState) -> tuple[str, list[Support]]:
     """What opens the answer before its body, with its sentence record: an emergency's
-    guidance, else the "when to get help now" line, else nothing."""
+    guidance, then the "when to get help now" line where it belongs (never after an emergency
+    the red-flag rules found; after one the message only resembles, yes), else nothing."""
     guidance = emergency_guidance(state.alerts)
-    if guidance:
-        return f"{guidance}\n\n", [Support(guidance, kind=ALERT)]
     care = care_guidance(state.text, state.slots, state.alerts, state.language)
-    if care:
-        return f"{care}\n\n", [Support(care, kind=GUIDANCE)]
-    return "", []
+    opened = [Support(text, kind=kind) for text, kind in ((guidance, ALERT), (care, GUIDANCE)) if text]
+    return "".join(f"{item.text}\n\n" for item in opened), opened
 
 
 def opening_decision(opened_by: list[Support]) -> list[str]:

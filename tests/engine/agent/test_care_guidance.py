@@ -52,8 +52,31 @@ def test_after_an_injury_the_line_names_the_signs_that_may_follow_it():
     assert "두 번 이상 토함" in korean
 
 
+def test_a_message_that_only_resembles_an_emergency_still_gets_the_line():
+    resembles = [{"kind": "emergency", "detected_by": "similar",
+                  "message": "This message resembles descriptions of an emergency. If this is happening now: …"}]
+    line = care_guidance("I hit my head. What should I do?", {"conditions": [{"name": "head injuries"}]}, resembles, "en")
+    assert line.startswith("When to get help now: after head injuries")
+
+
+def test_an_answer_opens_with_a_resemblance_notice_then_the_line_but_a_rule_s_emergency_alone():
+    from engine.agent.nodes.answer import opening
+    from engine.agent.state import TurnState
+    from engine.agent.support import ALERT
+
+    slots = {"conditions": [{"name": "head injuries"}]}
+    notice = {"kind": "emergency", "message": "If this is happening now: go to the emergency department."}
+    similar = TurnState(text="I hit my head. What should I do?", slots=slots,
+                        alerts=[{**notice, "detected_by": "similar"}])
+    text, opened = opening(similar)
+    assert [item.kind for item in opened] == [ALERT, GUIDANCE]
+    assert text.startswith(notice["message"] + "\n\nWhen to get help now: after head injuries")
+    ruled = TurnState(text="I hit my head. What should I do?", slots=slots, alerts=[{**notice, "detected_by": "rules"}])
+    assert [item.kind for item in opening(ruled)[1]] == [ALERT]
+
+
 def test_no_line_with_an_emergency_alert_an_information_question_or_no_symptom():
-    emergency = [{"kind": "emergency", "message": "Call 119 now."}]
+    emergency = [{"kind": "emergency", "message": "Call 119 now.", "detected_by": "rules"}]
     assert care_guidance("What should I do?", DIZZY, emergency, "en") == ""
     assert care_guidance("What causes dizziness?", DIZZY, [], "en") == ""
     assert care_guidance("What should I do?", {"symptoms": [{"name": "dizziness", "negated": True}]}, [], "en") == ""
