@@ -491,13 +491,8 @@ def is_on_topic(item: Evidence, documents: Sequence, topic: Topic, concepts) -> 
     doc = documents[item.source - 1] if 0 < item.source <= len(documents) else None
     if page_names(doc, topic, concepts):
         return True
-    heading = _item_headings(getattr(doc, "passage", "") or getattr(doc, "text", "")).get(item.position, "")
+    heading = item_headings(getattr(doc, "passage", "") or getattr(doc, "text", "")).get(item.position, "")
     return _qtype(doc) not in MEDICINE_PAGE_QTYPES and topic.named_in(f"{heading} {item.text}", concepts)
-
-
-@lru_cache(maxsize=64)
-def _item_headings(text: str) -> dict[int, str]:
-    return item_headings(text)
 
 
 # A sentence that speaks of adults and of no child ("Aspirin is very effective for treating
@@ -588,8 +583,6 @@ def page_roles(documents: Sequence, kind: str, numbers: Sequence[int] | None = N
     answering = {n for n, q in qtypes.items() if q in wanted}
     if topic and concepts is not None:
         answering = {n for n in answering if page_names(documents[n - 1], topic, concepts)}
-        # The topic's own page answers; a narrower condition's page that names it ("Obesity
-        # Hypoventilation Syndrome" for obesity) does not, where the topic's own page is there.
         own = {n for n in answering if _is_the_topic_page(documents[n - 1], topic)}
         answering = own or answering
     return answering, {n for n, q in qtypes.items() if q in ASIDE_QTYPES}

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable, Sequence
 
 import numpy as np
@@ -125,12 +126,13 @@ def passage_units(text: str) -> list[str]:
     return [unit for unit, _ in _units_and_items(text)]
 
 
+@lru_cache(maxsize=64)
 def item_headings(text: str) -> dict[int, str]:
     """The bullet item each sentence of `passage_units` sits in, by its index, where the item
     opens with a heading of its own ("- Acetaminophen. Try this medicine first for your pain. DO
     NOT take more than 4 grams (4,000 mg) on any 1 day."): the heading says what the sentences
     after it are about. An item ends at the next bullet, at a heading in capitals ("FEVER") or
-    after `ITEM_SENTENCES` sentences."""
+    after `ITEM_SENTENCES` sentences. Cached: the composer asks once per sentence of a passage."""
     out, heading, after = {}, "", 0
     for i, (unit, opens_item) in enumerate(_units_and_items(text)):
         if opens_item:
