@@ -195,6 +195,19 @@ _PRONOUN_SUBJECT = re.compile(r"^(?:(?:however|but|also|and|so|in addition|there
                               r"usually|normally|in most cases),?\s+)?"
                               r"(?:(?:examples|some|many|most|all|one|each|none|any|several|few)\s+of\s+)?"
                               r"(it|this|these|they|them|that|those|he|she|such|its|their|both|either|neither)\b", re.I)
+# A list item that names a group of people without saying anything of them ("People who have
+# weak immune systems as a result of diseases or other factors.", under "Pneumonia tends to be
+# more serious for:") reads as a claim it does not make once out of its list. The group is a
+# statement's subject only when a verb follows its own clause ("People who smoke have a higher
+# risk"), so the first word after "who" or "that" is the clause's and does not count.
+_GROUP_SUBJECT = re.compile(r"^(?:people|persons|those|anyone|children|adults|older adults|infants|babies|women|men|"
+                            r"patients|teens|teenagers)\s+(?:(?:who|that|whose)\s+\S+|with|over|under|aged|ages)\b",
+                            re.I)
+_GROUP_VERB = re.compile(r"\b(?:are|is|was|were|be|should|can|cannot|can't|could|may|might|must|need|needs|will|would|"
+                         r"have|has|had|get|do|does|don't|develop|tend|face|experience|benefit|require|respond|"
+                         r"receive|suffer|often|usually|also|generally|typically|inherit|begin|feel|become|live|die|control|retain|"
+                         r"take|appear|lose|grow|show|look|lack|carry|produce|make|notice|see|find|want|use|gain)\b",
+                         re.I)
 # "These are warning signs of a stroke: sudden numbness ...; ..." says what it lists.
 _ANNOUNCED_LIST = re.compile(r"^(?:these|they|the following)\s+(?:are|include)\b[^:]{0,80}:\s*\S", re.I)
 _JUNK = re.compile(r"https?://|www\.|\b1-800\b|^(see|source|for more|learn more|read more|call \d)"
@@ -426,7 +439,13 @@ def quotable(text: str) -> bool:
         return False
     if len(latin_words(text)) < HEADING_WORDS:  # a heading run into the text: "Preventing constipation."
         return False
-    return not is_bare_list(text)
+    return not is_bare_list(text) and not is_group_fragment(text)
+
+
+def is_group_fragment(text: str) -> bool:
+    """A list item that only names a group of people, with no verb of its own (`_GROUP_SUBJECT`)."""
+    group = _GROUP_SUBJECT.match(text.strip())
+    return bool(group) and not _GROUP_VERB.search(text.strip()[group.end():])
 
 
 def candidates(evidence: Sequence[Evidence]) -> list[Evidence]:

@@ -815,3 +815,32 @@ def test_where_the_topic_s_own_page_answers_a_narrower_condition_s_page_does_not
     by_name = lambda text: set()  # noqa: E731 - no concept ids: the names decide
     assert page_roles([narrower, own], "treatment", topic=topic, concepts=by_name)[0] == {2}
     assert page_roles([narrower], "treatment", topic=topic, concepts=by_name)[0] == {1}
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("People who have weak immune systems as a result of diseases or other factors.", True),
+    ("People with medical devices that stay in for some time such as urinary catheters.", True),
+    ("People who inject illegal drugs.", True),
+    ("People who smoke have a higher risk of lung cancer.", False),
+    ("People who have diabetes should check their feet every day.", False),
+    ("People with type 1 diabetes control their blood sugar with insulin.", False),
+    ("Children who develop hemolytic uremic syndrome become pale, tired, and irritable.", False),
+])
+def test_a_list_item_that_only_names_a_group_of_people_is_not_a_statement(text, fragment):
+    from engine.agent.composer import is_group_fragment, quotable
+
+    assert is_group_fragment(text) is fragment
+    assert quotable(text) is not fragment
+
+
+def test_a_group_named_in_a_list_item_heads_no_pair():
+    """Under "Pneumonia tends to be more serious for:", the item and the sentence after it would
+    read as a claim about who is treated how."""
+    from engine.agent.composer import pronoun_pairs
+    from engine.agent.support import evidence_from
+
+    passage = Passage("p", "Pneumonia tends to be more serious for:\n\nInfants and young children.\n\nPeople who have "
+                      "weak immune systems as a result of diseases or other factors. Examples of these diseases and "
+                      "factors include HIV/AIDS, chemotherapy (a treatment for cancer), and an organ transplant.",
+                      title="What is (are) Pneumonia ?")
+    assert not pronoun_pairs(evidence_from([passage]))
