@@ -170,6 +170,9 @@ def test_korean_key_terms_name_the_concepts_and_medical_words_of_a_sentence():
     assert korean_key_terms("Kidney stones are treated with shock wave lithotripsy.") == \
         ["요로결석", "치료", "체외충격파 쇄석술"]  # the longest name wins: not 신장 (kidney)
     assert korean_key_terms("It was a long day.") == []
+    # "Measures" to take are steps, not measurements (측정).
+    assert "측정" not in korean_key_terms("Measures should be taken to prevent tick bites.")
+    assert "측정" in korean_key_terms("Blood pressure is measured with a cuff.")
     # Everyday health words too, not only concepts: what to do at home is named in Korean.
     assert korean_key_terms("Wash bedding and clothing in hot water.") == ["씻기", "침구", "의류", "뜨거운 물"]
 

@@ -119,6 +119,13 @@ def test_lay_names_of_sciatica_and_an_animal_bite(clinical_pack, text, slot, nam
     assert name in names(extract(text)[slot])
 
 
+@pytest.mark.parametrize("text", ["진드기에 물렸어요. 어떻게 해야 하나요?", "I was bitten by a tick.", "A tick bite on my leg."])
+def test_a_tick_bite_is_a_tick_bite_not_any_insect_bite(clinical_pack, text):
+    """Its own page says how to remove the tick and which diseases follow; an insect-bite page does not."""
+    conditions = names(extract(text)["conditions"])
+    assert "tick bites" in conditions and "insect bites and stings" not in conditions
+
+
 def test_weight_change_is_a_symptom_not_a_weight(clinical_pack):
     slots = extract("3달 사이에 5kg 빠졌어요. 몸무게 62킬로예요.")
     assert "weight loss" in names(slots["symptoms"])
