@@ -150,7 +150,9 @@ def _units_and_items(text: str) -> list[tuple[str, bool]]:
     units: list[str] = []
     opens: set[int] = set()
     listing = -1  # the unit that is a lead-in with line items joined to it
-    for block in split_passage_sentences(text):
+    # The lead-in whose items open with headings, where the last of them opened, and its paragraph.
+    headed, last_item, list_paragraph = -1, -1, -1
+    for paragraph, block in _paragraph_blocks(text):
         line = " ".join(block.split())
         if _is_line_item(line) and units and (listing == len(units) - 1 or units[-1].endswith(":")):
             if listing != len(units) - 1:
@@ -170,9 +172,19 @@ def _units_and_items(text: str) -> list[tuple[str, bool]]:
             lead = units[-1] if units and _is_lead_in(units[-1]) else ""
             if lead:
                 units.pop()
-            items = _without_repeat([i.rstrip(" .;") for i in pieces[:_MAX_LIST_ITEMS]])
+            items = _without_repeat([i.rstrip(" .;,") for i in pieces[:_MAX_LIST_ITEMS]])
+            heading = len(items) == 1 and len(latin_words(items[0])) <= ITEM_HEADING_WORDS
             if not lead and len(items) == 1:
                 opens.add(len(units))
+                # The next item of a list whose lead-in took only the first ("… include the
+                # following: Rubber band ligation." / "- Sclerotherapy. The doctor injects …"):
+                # its heading joins the lead-in, which else would name one item as if the only one.
+                if (heading and headed >= 0 and paragraph == list_paragraph
+                        and len(units) - last_item <= ITEM_SENTENCES + 1
+                        and units[headed].count("; ") + 1 < _MAX_LIST_ITEMS):
+                    units[headed], last_item = f"{units[headed][:-1]}; {items[0]}.", len(units)
+            elif lead:
+                headed, last_item, list_paragraph = (len(units), len(units), paragraph) if heading else (-1, -1, -1)
             units.append(f"{lead.rstrip(':.')}: {'; '.join(items)}." if lead
                          else "; ".join(items) + ".")
             continue
@@ -180,11 +192,20 @@ def _units_and_items(text: str) -> list[tuple[str, bool]]:
         if items and (head.endswith(":") or len(items) >= 2):
             items = _without_repeat([i.rstrip(" .;") for i in items[:_MAX_LIST_ITEMS]])
             head = without_heading(_LINK_TEXT.sub("", head)) or head
+            if len(items) == 1 and len(latin_words(items[0])) <= ITEM_HEADING_WORDS:
+                headed, last_item, list_paragraph = len(units), len(units), paragraph
             units.append(f"{head.rstrip(':')}: {'; '.join(items)}.")
             continue
         units.extend(u for piece in split_passage_sentences(head) for u in _restored(piece))
         units.extend(i if i.endswith((".", "!", "?")) else f"{i}." for i in items)
     return [(u, i in opens) for i, u in enumerate(units) if len(u) > 1]
+
+
+def _paragraph_blocks(text: str) -> list[tuple[int, str]]:
+    """`split_passage_sentences` of `text`, each with the number of the paragraph it is in (a
+    blank line ends a sentence as well as a paragraph, so the sentences are the same)."""
+    return [(number, block) for number, paragraph in enumerate(re.split(r"\n\s*\n", text))
+            for block in split_passage_sentences(paragraph)]
 
 
 def _without_repeat(items: list[str]) -> list[str]:

@@ -48,6 +48,23 @@ def test_a_bullet_item_s_heading_speaks_for_the_sentences_in_its_item():
                         "You can buy some NSAIDs without a prescription.": "Nonsteroidal anti-inflammatory drugs (NSAIDs)."}
 
 
+def test_a_lead_in_names_every_item_of_a_list_whose_items_open_with_headings():
+    """Else it would name the first as if it were the only one."""
+    text = ("Outpatient treatments for internal hemorrhoids include the following:\n\n- Rubber band ligation. The "
+            "doctor places a special rubber band around the base of the hemorrhoid. The band cuts off circulation. "
+            " - Sclerotherapy. The doctor injects a chemical solution into the blood vessel.  - Infrared "
+            "coagulation. The doctor uses heat to shrink the hemorrhoid tissue.\n\nLarge hemorrhoids can be "
+            "surgically removed.\n\n- Rest. Lie down when you can.")
+    units = passage_units(text)
+    assert units[0] == ("Outpatient treatments for internal hemorrhoids include the following: Rubber band ligation; "
+                        "Sclerotherapy; Infrared coagulation.")
+    assert "Rest." in units and not any(u.endswith("; Rest.") for u in units)
+    headings = {units[i]: heading for i, heading in item_headings(text).items()}
+    assert headings["The doctor injects a chemical solution into the blood vessel."] == "Sclerotherapy."
+    # The same list run into its lead-in's paragraph, as the index stores it.
+    assert passage_units(text.replace(":\n\n- Rubber", ": - Rubber"))[0] == units[0]
+
+
 def test_a_copy_of_the_list_run_on_after_its_last_item_is_dropped():
     text = ("The possible signs are: - a cough that does not go away - coughing up blood - fatigue. a cough that "
             "does not go away coughing up blood fatigue.")
