@@ -232,8 +232,11 @@ _SYMPTOM_TABLE = re.compile(r"approximate number of patients|human phenotype ont
                             r"|medical dictionary to look up|frequency of a sign or symptom|\bthe table below\b"
                             r"|(?:\d+(?:\.\d+)?% [^%]{1,40}){3}", re.I)
 # A note on who funds research ("The NINDS supports a broad range of research on neural tube
-# defects ...") tells a clinic nothing about the patient's question.
-_RESEARCH_NOTE = re.compile(r"\b(?:supports?|conducts?|funds?|sponsors?)\b(?:[\s,]+[\w-]+){0,6}[\s,]+research\b", re.I)
+# defects ...") or what it seeks ("Research programs of the NINDS ... seek to address unanswered
+# questions about the causes of ADHD") tells a clinic nothing about the patient's question.
+_RESEARCH_NOTE = re.compile(r"\b(?:supports?|conducts?|funds?|sponsors?)\b(?:[\s,]+[\w-]+){0,6}[\s,]+research\b"
+                            r"|\b(?:research|study|studies|trials?|programs?|projects?)\b[^.;:]{0,200}?\b(?:seeks?|aims?)"
+                            r"\s+to\b", re.I)
 # An announcement whose list did not follow it says nothing: "There are many things you can do to
 # prevent constipation.", "There are several different types of glaucoma." (with its list joined,
 # "...: eat more fiber; ..." is kept).
