@@ -194,7 +194,9 @@ _SIDE_EFFECTS_NAMED = re.compile(r"\bside effects?\b|\badverse\b", re.I)
 _PRONOUN_SUBJECT = re.compile(r"^(?:(?:however|but|also|and|so|in addition|therefore|thus|instead|often|sometimes|"
                               r"usually|normally|in most cases),?\s+)?"
                               r"(?:(?:examples|some|many|most|all|one|each|none|any|several|few)\s+of\s+)?"
-                              r"(it|this|these|they|them|that|those|he|she|such|its|their|both|either|neither)\b", re.I)
+                              r"(it|this|these|they|them|that|those|he|she|such|its|their|both|either|neither"
+                              r"|each(?=\s+(?:has|have|is|are|was|can|may|contains?|works?|should|must|will)\b))\b",
+                              re.I)
 # A list item that names a group of people without saying anything of them ("People who have
 # weak immune systems as a result of diseases or other factors.", under "Pneumonia tends to be
 # more serious for:") reads as a claim it does not make once out of its list. The group is a
@@ -865,6 +867,11 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
 
 
 _CUT_POINTS = re.compile(r"; |, (?:and |or )?")
+# A sentence that opens with a condition or a time ("If the owner is unwilling to have this done,
+# the animal should be …") says its point after the clause: a cut at the clause's end quotes the
+# condition alone.
+_OPENING_CLAUSE = re.compile(r"^(?:if|when|whenever|although|though|because|since|while|unless|after|before|once|"
+                             r"until|even if|even though|as long as)\b", re.I)
 
 
 def shortened_quote(text: str, letters: int) -> str:
@@ -875,10 +882,13 @@ def shortened_quote(text: str, letters: int) -> str:
     if latin_letters(text) <= letters:
         return text
     cut, negated = None, is_negated(text)
+    opening_clause = bool(_OPENING_CLAUSE.match(text))
     for match in _CUT_POINTS.finditer(text):
         head = text[:match.start()]
         if latin_letters(head) > letters:
             break
+        if opening_clause and not _CUT_POINTS.search(head):
+            continue
         # A cut that leaves a "not" behind would quote the sentence saying something else.
         if len(latin_words(head)) >= KO_MIN_QUOTE_WORDS and is_negated(head) == negated:
             cut = match.start()

@@ -426,6 +426,17 @@ def test_a_long_korean_quote_ends_at_a_list_item_never_mid_clause():
     assert shortened_quote(unbreakable, 20) == unbreakable
 
 
+def test_a_shortened_quote_never_quotes_its_opening_condition_alone():
+    from engine.agent.composer import shortened_quote
+
+    text = ("If the owner is unwilling to have this done, the animal should be placed in strict isolation for 6 "
+            "months and vaccinated 1 month before being released.")
+    assert shortened_quote(text, 80) == text
+    listed = ("When a dog bites, clean the wound with soap and water, apply an antibiotic cream, and cover it with a "
+              "clean bandage every day until it heals.")
+    assert shortened_quote(listed, 80) == "When a dog bites, clean the wound with soap and water, apply an antibiotic cream …"
+
+
 def test_a_shortened_quote_keeps_the_negation_of_its_sentence():
     from engine.agent.composer import shortened_quote
     from engine.agent.support import Evidence, SupportChecker
@@ -805,8 +816,10 @@ def test_a_sentence_about_some_of_these_is_not_quoted_alone():
     from engine.agent.support import Evidence
 
     texts = ["Examples of these diseases and factors include HIV/AIDS and cancer.", "Some of them need a hospital stay.",
-             "Most people begin to improve after 1 to 3 days of antibiotic treatment."]
-    assert [e.text for e in candidates([Evidence(1, t, i) for i, t in enumerate(texts)])] == texts[2:]
+             "Each has only progestin, and no estrogen.",
+             "Most people begin to improve after 1 to 3 days of antibiotic treatment.",
+             "Each year, about 2 million people get sick with this infection."]
+    assert [e.text for e in candidates([Evidence(1, t, i) for i, t in enumerate(texts)])] == texts[3:]
 
 
 def test_where_the_topic_s_own_page_answers_a_narrower_condition_s_page_does_not():
