@@ -189,13 +189,17 @@ _SUBJECTS = {"cause": "causes", "risk factor": "causes", "symptom": "symptoms", 
 _SIDE_EFFECTS_NAMED = re.compile(r"\bside effects?\b|\badverse\b", re.I)
 # A sentence whose subject is a bare pronoun says something about whatever its passage
 # spoke of before ("However, it is caused by calcium phosphate" is about pseudogout; "Examples of
-# these diseases include HIV" names what it stands for only with the sentence before):
+# these diseases include HIV", "Some remove extra fluid and salt from the body", "If you do, I.V.
+# antibiotics during labor can save your baby's life" name what they stand for only with the
+# sentence before):
 # out of its context it can state a wrong fact, so it is never quoted alone.
 _PRONOUN_SUBJECT = re.compile(r"^(?:(?:however|but|also|and|so|in addition|therefore|thus|instead|often|sometimes|"
                               r"usually|normally|in most cases),?\s+)?"
                               r"(?:(?:examples|some|many|most|all|one|each|none|any|several|few)\s+of\s+)?"
-                              r"(it|this|these|they|them|that|those|he|she|such|its|their|both|either|neither"
-                              r"|each(?=\s+(?:has|have|is|are|was|can|may|contains?|works?|should|must|will)\b))\b",
+                              r"(it|this|these|they|them|that|those|he|she|such|its|their|both|either|neither|others"
+                              r"|(?:each|some)(?=\s+(?:has|have|is|are|was|were|can|may|might|contains?|works?|should|"
+                              r"must|will|also|remove|lower|help|block|relax|slow|cause|need)\b)"
+                              r"|if (?:so|not|(?:you|they|he|she) (?:do|does|did|are|is|have|has|can)(?:n't| not)?)(?=,))\b",
                               re.I)
 # A list item that names a group of people without saying anything of them ("People who have
 # weak immune systems as a result of diseases or other factors.", under "Pneumonia tends to be
@@ -436,7 +440,7 @@ def quotable(text: str) -> bool:
     """A sentence that can stand in an answer as a statement, whatever its subject: not a question,
     a heading, a bare list, a pointer elsewhere or a note about the page."""
     text = text.strip()
-    if (text.endswith("?") or _JUNK.search(text) or _ABOUT_THE_PAGE.search(text) or _EMPTY_ANNOUNCEMENT.match(text)
+    if (text.rstrip(".").endswith("?") or _JUNK.search(text) or _ABOUT_THE_PAGE.search(text) or _EMPTY_ANNOUNCEMENT.match(text)
             or _SYMPTOM_TABLE.search(text) or _RESEARCH_NOTE.search(text) or _RESOURCE_POINTER.match(text)
             or has_hangul(text)):
         return False
