@@ -48,7 +48,8 @@ LEXICAL_WEIGHT = 0.5
 MIN_LEXICAL = 0.4
 _CITATION = re.compile(r"\s*\[(\d{1,2})\]")
 # Knowledge-base text keeps list items inline ("if you - Are a man - Drink alcohol").
-_INLINE_BULLET = re.compile(r"(?:^|\s+)[-*•]\s+(?=[A-Za-z0-9(])")
+# Not a dash between two numbers: "for 3 - 6 weeks" is a range.
+_INLINE_BULLET = re.compile(r"(?:^|(?<!\d)\s+)[-*•]\s+(?=[A-Za-z0-9(])|(?<=\d)\s+[-*•]\s+(?=[A-Za-z(])")
 _MAX_LIST_ITEMS = 8
 # It also lost its line breaks: a section heading runs into the sentence after it ("Signs and
 # Symptoms of Anemia The most common symptom ..."), and a list into its lead-in ("include:
@@ -198,7 +199,17 @@ def _units_and_items(text: str) -> list[tuple[str, bool]]:
             continue
         units.extend(u for piece in split_passage_sentences(head) for u in _restored(piece))
         units.extend(i if i.endswith((".", "!", "?")) else f"{i}." for i in items)
-    return [(u, i in opens) for i, u in enumerate(units) if len(u) > 1]
+    return [(_balanced(u), i in opens) for i, u in enumerate(units) if len(u) > 1]
+
+
+def _balanced(unit: str) -> str:
+    """The unit without a closing bracket its text never opened ("… Postnasal drip; Sore throat)."),
+    left from a list some pages put in brackets and the lead-in took apart."""
+    if unit.endswith(")") or unit.endswith(")."):
+        if unit.count(")") > unit.count("("):
+            cut = unit.rfind(")")
+            return unit[:cut] + unit[cut + 1:]
+    return unit
 
 
 def _paragraph_blocks(text: str) -> list[tuple[int, str]]:

@@ -65,6 +65,14 @@ def test_a_lead_in_names_every_item_of_a_list_whose_items_open_with_headings():
     assert passage_units(text.replace(":\n\n- Rubber", ": - Rubber"))[0] == units[0]
 
 
+def test_a_range_is_not_a_list_and_a_bracket_the_list_never_opened_goes():
+    text = ("Your provider may recommend: - Wearing a boot cast for 3 - 6 weeks.\n\n"
+            "You may also have: - Cough - Headache - Sore throat)\n\nIt is caused by a virus (HSV).")
+    assert passage_units(text) == ["Your provider may recommend: Wearing a boot cast for 3 - 6 weeks.",
+                                   "You may also have: Cough; Headache; Sore throat.",
+                                   "It is caused by a virus (HSV)."]
+
+
 def test_a_copy_of_the_list_run_on_after_its_last_item_is_dropped():
     text = ("The possible signs are: - a cough that does not go away - coughing up blood - fatigue. a cough that "
             "does not go away coughing up blood fatigue.")
