@@ -10,7 +10,9 @@
    kind (its knowledge-base question, "What are the treatments for Asthma ?") and its
    first sentences, a penalty for pages that answer an aside (research, support groups),
    a small prior for the better-ranked passage, and penalties for fragments and questions;
-   a sentence that opens with a bare pronoun is chosen only with the sentence before it ("Croup is an inflammation
+   a list item that only names a group of people ("People who have weak immune systems …")
+   is no candidate; a sentence that opens with a bare pronoun ("It", "Some remove …", "If you
+   do, …") is chosen only with the sentence before it ("Croup is an inflammation
    ... It causes a barking cough ..."), quoted as those two sentences. A question about a
    medicine quotes only sentences that name it or come from its own pages; no question quotes
    a page on an unrelated topic that does not name its own.
