@@ -455,8 +455,9 @@ def quotable(text: str) -> bool:
 
 def is_group_fragment(text: str) -> bool:
     """A list item that only names a group of people, with no verb of its own (`_GROUP_SUBJECT`)."""
-    group = _GROUP_SUBJECT.match(text.strip())
-    return bool(group) and not _GROUP_VERB.search(text.strip()[group.end():])
+    text = text.strip()
+    group = _GROUP_SUBJECT.match(text)
+    return bool(group) and not _GROUP_VERB.search(text[group.end():])
 
 
 def candidates(evidence: Sequence[Evidence]) -> list[Evidence]:

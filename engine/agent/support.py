@@ -137,7 +137,7 @@ def item_headings(text: str) -> dict[int, str]:
     out, heading, after = {}, "", 0
     for i, (unit, opens_item) in enumerate(_units_and_items(text)):
         if opens_item:
-            heading, after = (unit, 0) if len(latin_words(unit)) <= ITEM_HEADING_WORDS else ("", 0)
+            heading, after = (unit, 0) if _is_item_heading(unit) else ("", 0)
             continue
         if unit.isupper():
             heading = ""
@@ -174,7 +174,7 @@ def _units_and_items(text: str) -> list[tuple[str, bool]]:
             if lead:
                 units.pop()
             items = _without_repeat([i.rstrip(" .;,") for i in pieces[:_MAX_LIST_ITEMS]])
-            heading = len(items) == 1 and len(latin_words(items[0])) <= ITEM_HEADING_WORDS
+            heading = len(items) == 1 and _is_item_heading(items[0])
             if not lead and len(items) == 1:
                 opens.add(len(units))
                 # The next item of a list whose lead-in took only the first ("… include the
@@ -193,7 +193,7 @@ def _units_and_items(text: str) -> list[tuple[str, bool]]:
         if items and (head.endswith(":") or len(items) >= 2):
             items = _without_repeat([i.rstrip(" .;") for i in items[:_MAX_LIST_ITEMS]])
             head = without_heading(_LINK_TEXT.sub("", head)) or head
-            if len(items) == 1 and len(latin_words(items[0])) <= ITEM_HEADING_WORDS:
+            if len(items) == 1 and _is_item_heading(items[0]):
                 headed, last_item, list_paragraph = len(units), len(units), paragraph
             units.append(f"{head.rstrip(':')}: {'; '.join(items)}.")
             continue
@@ -202,14 +202,18 @@ def _units_and_items(text: str) -> list[tuple[str, bool]]:
     return [(_balanced(u), i in opens) for i, u in enumerate(units) if len(u) > 1]
 
 
+def _is_item_heading(text: str) -> bool:
+    """A bullet item's opening unit short enough to be its heading (`item_headings`)."""
+    return len(latin_words(text)) <= ITEM_HEADING_WORDS
+
+
 def _balanced(unit: str) -> str:
     """The unit without a closing bracket its text never opened ("… Postnasal drip; Sore throat)."),
     left from a list some pages put in brackets and the lead-in took apart."""
-    if unit.endswith(")") or unit.endswith(")."):
-        if unit.count(")") > unit.count("("):
-            cut = unit.rfind(")")
-            return unit[:cut] + unit[cut + 1:]
-    return unit
+    if not unit.endswith((")", ").")) or unit.count(")") <= unit.count("("):
+        return unit
+    cut = unit.rfind(")")
+    return unit[:cut] + unit[cut + 1:]
 
 
 def _paragraph_blocks(text: str) -> list[tuple[int, str]]:
