@@ -78,7 +78,7 @@ RELEVANCE_FLOOR = 0.4
 SPECIFIC_BONUS, SPECIFIC_WORDS = 0.12, 4
 # A sentence with the asked kind's cue words ('caused by' for a causes question) and one on the
 # wrong side of a cause for it (off_side).
-KIND_BONUS = 0.5
+KIND_BONUS, GENERIC_KIND_BONUS = 0.5, 0.3
 OFF_SIDE_PENALTY = 0.2
 PASSAGES_USED = 5
 # A passage written to answer the asked kind of question (a MedQuAD title "What are the
@@ -109,6 +109,25 @@ _KIND_ORDER = ("interaction", "side_effects", "dosage", "diagnosis", "prevention
 # "Folic acid may significantly reduce the incidence of neural tube defects" is about prevention,
 # however much its "risk of" sounds like causes.
 _LOWERS_RISK = re.compile(r"\b(?:lower|reduce|decrease)s?(?:\s+\w+){0,2}?\s+(?:risk|chance|incidence|odds)\b", re.I)
+# A diagnosis, treatment or prevention sentence either names the means (a test, a medicine, rest,
+# a vaccine) or only says the word ("Small stones don't usually need treatment", "ADHD is diagnosed
+# more often in boys"): the second kind answers less (`GENERIC_KIND_BONUS`). Being diagnosed with
+# or in something, or commonly diagnosed, is not how it is diagnosed.
+_GENERIC_CUES = {
+    "diagnosis": r"(?<!commonly )(?<!often )(?<!frequently )(?<!newly )\bdiagnos(?!ed\s+(?:with|in|at|as|during|among|"
+                 r"before|after|between|much|more|most|usually|often|mainly|mostly|later|early|each|every)\b)",
+    "treatment": r"\btreat",
+    "prevention": r"\bprevent",
+}
+_MEANS_CUES = {
+    "diagnosis": r"\btests?\b|\bexam|\bbiops|\bmeasur|\bscreen|\bx-ray|\bscan\b|\breading",
+    "treatment": r"\btherap|\bmedicine|\bmedication|\bsurgery|\bdrugs?\b|\bprescri|\binhaler|\bantibiotic|\binsulin"
+                 r"|\bhormone|\bdrink (?:lots|plenty|more|extra)\b|\bapply(?:ing)? (?:ice|heat|an? (?:cold|warm|ice))\b"
+                 r"|\bice packs?\b|(?<!at )\brest(?:ing)?\b(?! of)",
+    "prevention": r"\bavoid|" + _LOWERS_RISK.pattern + r"|\bprotect(s|ing)? (you|your|against|them|children|people)\b"
+                  r"|\bvaccin|\bflu shot|\bhealthy|\bexercise|\bquit",
+}
+_NAMES_MEANS = {name: re.compile(means, re.I) for name, means in _MEANS_CUES.items()}
 _FACET_CUES: dict[str, re.Pattern] = {
     "definition": re.compile(r"\b(is|are) (a|an|the|one|when)\b|\brefers? to\b|\bmeans?\b|\bis called\b", re.I),
     "causes": re.compile(r"\b(is|are|be|often|usually|mostly) caused\b|\bcauses? of\b|\bdue to\b|\bbecause\b"
@@ -117,12 +136,7 @@ _FACET_CUES: dict[str, re.Pattern] = {
                          r"|\brisk of\b|\b(?:increase|raise)s? (?:the|your) (?:risk|chance|likelihood|odds)\b|\bplays? a (?:role|part)\b",
                          re.I),
     "symptoms": re.compile(r"\bsymptom|\bsigns?\b|\bfeel|\bpain|\bnumb|\bweak|\btired|\bthirst|\bsweat", re.I),
-    "diagnosis": re.compile(r"\bdiagnos|\btests?\b|\bexam|\bbiops|\bmeasur|\bscreen|\bx-ray|\bscan\b|\breading", re.I),
-    "treatment": re.compile(r"\btreat|\btherap|\bmedicine|\bmedication|\bsurgery|\bdrugs?\b|\bprescri|\binhaler"
-                            r"|\bantibiotic|\binsulin|\bhormone", re.I),
-    "prevention": re.compile(r"\bprevent|\bavoid|" + _LOWERS_RISK.pattern
-                             + r"|\bprotect(s|ing)? (you|your|against|them|children|people)\b|\bvaccin|\bflu shot"
-                             r"|\bhealthy|\bexercise|\bquit", re.I),
+    **{name: re.compile(f"{_GENERIC_CUES[name]}|{means}", re.I) for name, means in _MEANS_CUES.items()},
     "dosage": re.compile(r"\bmg\b|\bmilligram|\bdoses?\b|\bdaily\b|\bper day\b|\beach day\b|\bevery \d+|\bunits?\b",
                          re.I),
     "side_effects": re.compile(r"\bside effects?\b|\badverse\b|\breactions?\b|\bsoreness\b|\bredness\b|\bswelling\b"
@@ -348,6 +362,12 @@ def speaks_to(sentence: str, kind: str, food: bool = False) -> bool:
                                               and not _FACET_CUES["causes"].search(sentence)):
         return True
     return kind in ("symptoms", "side_effects") and bool(_symptom_names().search(sentence))
+
+
+def names_the_means(sentence: str, kind: str) -> bool:
+    """A diagnosis, treatment or prevention sentence names a test, a medicine or a measure, not
+    only the word (any sentence does for the other kinds)."""
+    return kind not in _NAMES_MEANS or bool(_NAMES_MEANS[kind].search(sentence))
 
 
 def asks_about_food(question: str) -> bool:
@@ -666,7 +686,9 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
     relevance = []
     for item, sim in zip(pool, similarity):
         wrong_side = off_side(item.text, kind, topic_terms)
-        bonus = KIND_BONUS if speaks_to(item.text, kind, food) and not wrong_side else 0.0
+        bonus = 0.0
+        if speaks_to(item.text, kind, food) and not wrong_side:
+            bonus = KIND_BONUS if names_the_means(item.text, kind) else GENERIC_KIND_BONUS
         if wrong_side:
             bonus -= OFF_SIDE_PENALTY
         if kind == "what_to_do" and _FACET_CUES["treatment"].search(item.text):

@@ -869,3 +869,49 @@ def test_a_group_named_in_a_list_item_heads_no_pair():
                       "factors include HIV/AIDS, chemotherapy (a treatment for cancer), and an organ transplant.",
                       title="What is (are) Pneumonia ?")
     assert not pronoun_pairs(evidence_from([passage]))
+
+
+@pytest.mark.parametrize("sentence, kind, speaks", [
+    ("ADHD is diagnosed much more often in boys than in girls.", "diagnosis", False),
+    ("Most people diagnosed with IBS can control their symptoms with diet.", "diagnosis", False),
+    ("It is the most commonly diagnosed behavioral disorder in children.", "diagnosis", False),
+    ("Gout is diagnosed by finding uric acid crystals in the joint fluid.", "diagnosis", True),
+    ("The person should drink lots of fluids to help move the stone along.", "treatment", True),
+    ("If joint swelling occurs after an injury, apply ice packs to reduce pain.", "treatment", True),
+    ("Your heart rate at rest is normal.", "treatment", False),
+])
+def test_being_diagnosed_with_something_is_not_how_it_is_diagnosed_and_self_care_is_treatment(sentence, kind,
+                                                                                               speaks):
+    from engine.agent.composer import speaks_to
+
+    assert speaks_to(sentence, kind) is speaks
+
+
+@pytest.mark.parametrize("sentence, kind, names", [
+    ("Small stones don't usually need treatment.", "treatment", False),
+    ("Still, the person may need pain medication and should drink lots of fluids.", "treatment", True),
+    ("A complete evaluation by a trained professional is the only way to diagnose it.", "diagnosis", False),
+    ("These tests may include stool sampling tests, blood tests, and x-rays.", "diagnosis", True),
+    ("Vaccines can prevent several types of HPV.", "prevention", True),
+    ("Tell your doctor if the rash spreads.", "symptoms", True),
+])
+def test_a_sentence_names_the_means_of_a_diagnosis_treatment_or_prevention_or_only_the_word(sentence, kind, names):
+    from engine.agent.composer import names_the_means
+
+    assert names_the_means(sentence, kind) is names
+
+
+def test_a_treatment_answer_prefers_the_treatment_to_a_sentence_that_only_says_the_word(minilm):
+    from engine.agent.composer import candidates, select
+    from engine.agent.support import evidence_from
+
+    page = Passage("stones", "Kidney stones may be treated by your regular doctor or by a urologist. "
+                   "Pain medication and lots of fluids help move the stone along.",
+                   title="What are the treatments for Kidney Stones ?")
+    checker = SupportChecker(minilm)
+    pool = candidates(evidence_from([page]))
+    query = "How are kidney stones treated?"
+    vectors, query_vector = checker.vectors([e.text for e in pool]), checker.vectors([query])[0]
+    (first, _), = select(query_vector, pool, vectors, kind="treatment", topic_terms=["kidney stones"], sources=1,
+                         limit=1, query=query)
+    assert first.text.startswith("Pain medication")
