@@ -246,8 +246,10 @@ _ABOUT_THE_PAGE = re.compile(r"(?:^|^\w+ )(?:here (?:is|are)\b|this (?:page|sect
                              r"|figure [a-z0-9]{1,3}\b)", re.I)
 # A pointer to another resource ("Go to the National Heart, Lung, and Blood Institute's ... for a
 # sample plan.", "Visit GeneReviews for ...") names a place, not a fact; "Go to the nearest hospital
-# emergency room." and "Visit your doctor ..." are advice and stay (case matters here).
-_RESOURCE_POINTER = re.compile(r"^(?:Go to|Visit)\s+(?:the\s+|our\s+)?(?:[A-Z\"]|website\b|link\b)")
+# emergency room." and "Visit your doctor ..." are advice and stay (case matters here); so is one in
+# brackets ("(For a sample plan, go to the National Heart, Lung, and Blood Institute's ...)").
+_RESOURCE_POINTER = re.compile(r"^(?:\((?:[Ff]or [^,)]{1,40}, )?)?(?:Go to|Visit|go to|visit)\s+(?:the\s+|our\s+)?"
+                               r"(?:[A-Z\"]|website\b|link\b)")
 # The rare-disease pages' symptom tables (a list of phenotype terms with frequencies) and the
 # notes around them read as one run-on sentence of terms, not a statement.
 _SYMPTOM_TABLE = re.compile(r"approximate number of patients|human phenotype ontology|\borphanet\b"

@@ -469,6 +469,7 @@ def test_a_sentence_about_the_page_is_not_quoted():
              "The images can show the presence of kidney stones in the urinary tract.",
              "Go to the National Heart, Lung, and Blood Institute's (NHLBI's) \"Asthma Action Plan\" for a sample plan.",
              "Visit GeneReviews for more detailed information about the signs and symptoms of this syndrome.",
+             "(For a sample plan, go to the National Heart, Lung, and Blood Institute's \"Asthma Action Plan.\")",
              "Go to the nearest hospital emergency room if the bleeding does not stop.",
              "Visit your doctor for regular checkups and recommended tests.",
              "Research programs of the NINDS and the NIMH seek to address unanswered questions about the causes "
@@ -476,7 +477,7 @@ def test_a_sentence_about_the_page_is_not_quoted():
              "Treatment aims to address the underlying cause of the condition.",
              "Recent studies have shown that folic acid in the diet of women of child-bearing age lowers the risk."]
     kept = [e.text for e in candidates([Evidence(1, t, i) for i, t in enumerate(texts)])]
-    assert kept == [texts[0], texts[4], texts[7], texts[13], texts[16], texts[17], texts[-2], texts[-1]]
+    assert kept == [texts[0], texts[4], texts[7], texts[13], texts[17], texts[18], texts[-2], texts[-1]]
 
 
 def test_a_quote_is_labelled_by_its_purpose_the_asked_kind_and_whether_a_medicine_was_asked_about():
