@@ -119,6 +119,18 @@ def test_lay_names_of_sciatica_and_an_animal_bite(clinical_pack, text, slot, nam
     assert name in names(extract(text)[slot])
 
 
+def test_liver_disease_in_korean_is_not_epilepsy(clinical_pack):
+    """간질환 (liver disease) begins with 간질, an old name of epilepsy."""
+    conditions = names(extract("간질환이 있어요.")["conditions"])
+    assert conditions == {"liver diseases"}
+
+
+@pytest.mark.parametrize("text, name", [("차멀미가 심해요.", "motion sickness"),
+                                        ("경도인지장애는 어떻게 치료하나요?", "mild cognitive impairment")])
+def test_consumer_health_topics_have_korean_names(clinical_pack, text, name):
+    assert name in names(extract(text)["conditions"])
+
+
 @pytest.mark.parametrize("text", ["진드기에 물렸어요. 어떻게 해야 하나요?", "I was bitten by a tick.", "A tick bite on my leg."])
 def test_a_tick_bite_is_a_tick_bite_not_any_insect_bite(clinical_pack, text):
     """Its own page says how to remove the tick and which diseases follow; an insect-bite page does not."""
