@@ -68,3 +68,13 @@ def test_get_pack_builds_when_missing_and_rebuilds_when_stale(built_pack_dir, tm
         assert slots.get_pack() is pack  # loaded once per process
     finally:
         slots.install_process_pack(previous)
+
+
+def test_every_korean_name_is_a_name_not_a_lay_phrase():
+    """A Korean answer names its topic by the lexicon's Korean name ("족저근막염, 발 통증의 치료"), never by
+    a phrase a patient says ("발 아프", "늘어져")."""
+    from engine.clinical.lexicon import _is_lay_phrase, korean_names
+
+    named_by_phrase = {english: name for english, name in korean_names().items()
+                       if _is_lay_phrase(name) or name.endswith(("아프", "붓", "쑤시", "결리", "져"))}
+    assert not named_by_phrase
