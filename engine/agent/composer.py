@@ -76,8 +76,9 @@ RELEVANCE_FLOOR = 0.4
 # A sentence that names medical things beyond the question's own words (drugs, tests, body
 # parts, symptoms) says something specific; "The symptoms of appendicitis can vary" does not.
 SPECIFIC_BONUS, SPECIFIC_WORDS = 0.12, 4
-# A sentence with the asked kind's cue words ('caused by' for a causes question) and one on the
-# wrong side of a cause for it (off_side).
+# A sentence with the asked kind's cue words ('caused by' for a causes question), one whose only
+# cue is the kind's own word ('treatment', see _GENERIC_CUES), and one on the wrong side of a cause
+# for it (off_side).
 KIND_BONUS, GENERIC_KIND_BONUS = 0.5, 0.3
 OFF_SIDE_PENALTY = 0.2
 PASSAGES_USED = 5
