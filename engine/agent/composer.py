@@ -129,6 +129,8 @@ _MEANS_CUES = {
                   r"|\bvaccin|\bflu shot|\bhealthy|\bexercise|\bquit",
 }
 _NAMES_MEANS = {name: re.compile(means, re.I) for name, means in _MEANS_CUES.items()}
+# "Early symptoms of dementia can include: Difficulty performing tasks …" lists what it names.
+_LISTS = re.compile(r"\b(?:include|includes|including|are|such as)\s*:", re.I)
 _FACET_CUES: dict[str, re.Pattern] = {
     "definition": re.compile(r"\b(is|are) (a|an|the|one|when)\b|\brefers? to\b|\bmeans?\b|\bis called\b", re.I),
     "causes": re.compile(r"\b(is|are|be|often|usually|mostly) caused\b|\bcauses? of\b|\bdue to\b|\bbecause\b"
@@ -182,7 +184,15 @@ def causal_role(sentence: str, topic_terms: Sequence[str]) -> str:
 _OFF_SIDE = {"causes": CAUSE, "symptoms": EFFECT}
 
 
+# Other conditions that look like the topic ("A number of disorders can cause symptoms similar to
+# those of Parkinson disease", "symptoms that resemble …") are not its symptoms.
+_LOOKALIKE = re.compile(r"\bsimilar to (?:those|that) of\b|\bresembl|\bmimic|\bmistaken for\b|\bconfused with\b"
+                        r"|\bother,? (?:\w+,? ){0,3}(?:disorders|conditions|diseases)\b", re.I)
+
+
 def off_side(sentence: str, kind: str, topic_terms: Sequence[str]) -> bool:
+    if kind == "symptoms" and _LOOKALIKE.search(sentence):
+        return True
     return kind in _OFF_SIDE and causal_role(sentence, topic_terms) == _OFF_SIDE[kind]
 
 
@@ -238,11 +248,12 @@ _JUNK = re.compile(r"https?://|www\.|\b1-800\b|^(see|source|for more|learn more|
 # A sentence about the page, not the topic: "Diagnosis Here is how these anxiety disorders are
 # diagnosed.", "This fact sheet describes ...", "The information below ...", "(Watch the video to
 # learn more about glaucoma.", "More information about ... is provided in the NIDDK health topic, ...",
-# and a figure the reader cannot see ("The middle image shows where varicose veins might appear").
+# also at the end of a list run into it ("… Dementia with Lewy bodies More information on each of these
+# conditions is available in …"), and a figure the reader cannot see ("The middle image shows where varicose veins might appear").
 _ABOUT_THE_PAGE = re.compile(r"(?:^|^\w+ )(?:here (?:is|are)\b|this (?:page|section|fact sheet|summary|topic|booklet)\b"
                              r"|the (?:information|sections?|list) below\b|(?:listed|described) below\b)"
                              r"|^\(?(?:watch|view|see|play) (?:the|this|a) (?:video|animation|slide|figure|picture)"
-                             r"|^more information (?:about|on)\b.*\b(?:is|are|can be) (?:provided|available|found)\b"
+                             r"|(?:^|\s)more information (?:about|on)\b.*\b(?:is|are|can be) (?:provided|available|found)\b"
                              r"|^(?:in )?(?:the (?:top|middle|bottom|left|right|upper|lower) (?:image|figure|picture|illustration|drawing|panel)"
                              r"|figure [a-z0-9]{1,3}\b)", re.I)
 # A pointer to another resource ("Go to the National Heart, Lung, and Blood Institute's ... for a
@@ -368,8 +379,11 @@ def speaks_to(sentence: str, kind: str, food: bool = False) -> bool:
 
 
 def names_the_means(sentence: str, kind: str) -> bool:
-    """A diagnosis, treatment or prevention sentence names a test, a medicine or a measure, not
-    only the word (any sentence does for the other kinds)."""
+    """A diagnosis, treatment or prevention sentence names a test, a medicine or a measure, and a
+    symptoms sentence names a symptom or lists them, not only the word ("Symptoms of vascular
+    dementia may develop gradually"); any sentence does for the other kinds."""
+    if kind == "symptoms":
+        return bool(_symptom_names().search(sentence) or _LISTS.search(sentence))
     return kind not in _NAMES_MEANS or bool(_NAMES_MEANS[kind].search(sentence))
 
 
