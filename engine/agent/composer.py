@@ -190,6 +190,19 @@ _LOOKALIKE = re.compile(r"\bsimilar to (?:those|that) of\b|\bresembl|\bmimic|\bm
                         r"|\bother,? (?:\w+,? ){0,3}(?:disorders|conditions|diseases)\b", re.I)
 
 
+# Advice for someone with another condition ("If you have arthritis, follow your health care
+# provider's treatment plan" for a twisted ankle) is not advice for the asker.
+_IF_YOU_HAVE = re.compile(r"^(?:\w+,?\s+)?if (?:you|your child|they|he|she) (?:have|has|had|are diagnosed with|"
+                          r"develop|get)\s+([^,;:]{1,60})", re.I)
+
+
+def for_another_condition(sentence: str, asked: set[str]) -> bool:
+    """The sentence's advice is for people with a condition the question does not name (`asked`:
+    the stems of the question and its topic)."""
+    clause = _IF_YOU_HAVE.match(sentence.strip())
+    return bool(clause and _condition_names().search(clause.group(1)) and not set(tokenize(clause.group(1))) & asked)
+
+
 def off_side(sentence: str, kind: str, topic_terms: Sequence[str]) -> bool:
     if kind == "symptoms" and _LOOKALIKE.search(sentence):
         return True
@@ -361,10 +374,18 @@ _FOOD_CUES = re.compile(r"\beat|\bfoods?\b|\bdiet|\bnutri|\bmeals?\b|\brich in\b
                         r"|\bwhole grains?\b|\bmeat\b|\bdairy\b|\bsupplements?\b", re.I)
 
 
-@lru_cache(maxsize=1)
-def _symptom_names() -> re.Pattern:
-    names = sorted(english_names("symptom"), key=len, reverse=True)
+@lru_cache(maxsize=2)
+def _names_of(slot: str) -> re.Pattern:
+    names = sorted(english_names(slot), key=len, reverse=True)
     return re.compile(r"\b(?:" + "|".join(re.escape(n) for n in names) + r")(?:s|es)?\b", re.I)
+
+
+def _symptom_names() -> re.Pattern:
+    return _names_of("symptom")
+
+
+def _condition_names() -> re.Pattern:
+    return _names_of("condition")
 
 
 def speaks_to(sentence: str, kind: str, food: bool = False) -> bool:
@@ -700,9 +721,10 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
     asked = set(tokenize(query))
     asked_medical = medical_words(f"{query} {' '.join(topic_terms)}")
     stems = [set(tokenize(item.text)) - asked for item in pool]
+    asked_topic = asked | set(tokenize(" ".join(topic_terms)))
     relevance = []
     for item, sim in zip(pool, similarity):
-        wrong_side = off_side(item.text, kind, topic_terms)
+        wrong_side = off_side(item.text, kind, topic_terms) or for_another_condition(item.text, asked_topic)
         bonus = 0.0
         if speaks_to(item.text, kind, food) and not wrong_side:
             bonus = KIND_BONUS if names_the_means(item.text, kind) else GENERIC_KIND_BONUS

@@ -926,3 +926,18 @@ def test_a_treatment_answer_prefers_the_treatment_to_a_sentence_that_only_says_t
     (first, _), = select(query_vector, pool, vectors, kind="treatment", topic_terms=["kidney stones"], sources=1,
                          limit=1, query=query)
     assert first.text.startswith("Pain medication")
+
+
+@pytest.mark.parametrize("sentence, another", [
+    ("If you have arthritis, follow your health care provider's treatment plan.", True),
+    ("If you have diabetes, check your feet every day.", True),
+    ("If you have a sprain, rest the injured area.", False),
+    ("But if you have too much in your blood, it can stick to the walls of your arteries.", False),
+    ("If you have any of these symptoms, call your doctor.", False),
+])
+def test_advice_for_people_with_another_condition_is_not_advice_for_the_asker(sentence, another):
+    from engine.agent.composer import for_another_condition
+    from engine.text import tokenize
+
+    asked = set(tokenize("I twisted my ankle and it's swollen. What should I do? sprains swelling"))
+    assert for_another_condition(sentence, asked) is another
