@@ -194,12 +194,16 @@ _LOOKALIKE = re.compile(r"\bsimilar to (?:those|that) of\b|\bresembl|\bmimic|\bm
 # provider's treatment plan" for a twisted ankle) is not advice for the asker.
 _IF_YOU_HAVE = re.compile(r"^(?:\w+,?\s+)?if (?:you|your child|they|he|she) (?:have|has|had|are diagnosed with|"
                           r"develop|get)\s+([^,;:]{1,60})", re.I)
+# So are the symptoms, causes or treatments of another condition ("Symptoms of a cold or the flu
+# include sore throat, fatigue …" for bronchitis).
+_OF_ANOTHER = re.compile(r"^(?:\w+\s+){0,2}?(?:symptoms?|signs?|causes?|treatments?|risk factors?)(?: and symptoms)?"
+                         r" (?:of|for) ([^.;:]{1,50}?)\s+(?:include|includes|are|can include|may include)\b", re.I)
 
 
 def for_another_condition(sentence: str, asked: set[str]) -> bool:
     """The sentence's advice is for people with a condition the question does not name (`asked`:
     the stems of the question and its topic)."""
-    clause = _IF_YOU_HAVE.match(sentence.strip())
+    clause = _IF_YOU_HAVE.match(sentence.strip()) or _OF_ANOTHER.match(sentence.strip())
     return bool(clause and _condition_names().search(clause.group(1)) and not set(tokenize(clause.group(1))) & asked)
 
 
@@ -677,6 +681,17 @@ def page_roles(documents: Sequence, kind: str, numbers: Sequence[int] | None = N
     return answering, {n for n, q in qtypes.items() if q in ASIDE_QTYPES}
 
 
+def page_topic_words(documents: Sequence) -> dict[int, set[str]]:
+    """The word stems of each passage's topic and its other names, by [n]: a sentence about its own
+    page's topic ("Symptoms of myocardial infarction include …" on the heart attack page) is not
+    about another condition, whatever the question called it."""
+    out = {}
+    for n, doc in enumerate(documents, 1):
+        focus, _, aliases = title_facets(getattr(doc, "title", "") or "")
+        out[n] = set(tokenize(" ".join((focus, *aliases))))
+    return out
+
+
 def _is_the_topic_page(doc, topic: Topic) -> bool:
     """The page's focus, one of its other names, or one of the topics it joins ("Overweight and
     Obesity") is the topic."""
@@ -707,7 +722,8 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
            query: str = "", answering: set[int] = frozenset(),
            aside: set[int] = frozenset(), food: bool = False,
            pairs: dict[str, tuple[Evidence, Evidence]] | None = None,
-           complete_pairs: bool = False) -> list[tuple[Evidence, float]]:
+           complete_pairs: bool = False, page_words: dict[int, set[str]] | None = None,
+           ) -> list[tuple[Evidence, float]]:
     """MMR over the pool: relevance (similarity + kind/topic bonuses − shape penalties)
     against redundancy with what is already chosen; a restatement of a chosen sentence
     (`LEXICAL_DUPLICATE`) is never chosen. For a question about what to eat (`food`), a
@@ -724,7 +740,8 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
     asked_topic = asked | set(tokenize(" ".join(topic_terms)))
     relevance = []
     for item, sim in zip(pool, similarity):
-        wrong_side = off_side(item.text, kind, topic_terms) or for_another_condition(item.text, asked_topic)
+        wrong_side = off_side(item.text, kind, topic_terms) or for_another_condition(
+            item.text, asked_topic | (page_words or {}).get(item.source, set()))
         bonus = 0.0
         if speaks_to(item.text, kind, food) and not wrong_side:
             bonus = KIND_BONUS if names_the_means(item.text, kind) else GENERIC_KIND_BONUS
@@ -884,7 +901,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
                             sources=min(len(documents), PASSAGES_USED), limit=limit,
                             longest=LONGEST_KO if language == "ko" else LONGEST, query=query,
                             answering=answering, aside=aside, food=asks_about_food(question), pairs=joined,
-                            complete_pairs=language != "ko")
+                            complete_pairs=language != "ko", page_words=page_topic_words(documents))
     picked, follows = [], {}
     for e, _ in chosen:
         before, after = joined.get(e.text, (e, None))

@@ -941,3 +941,17 @@ def test_advice_for_people_with_another_condition_is_not_advice_for_the_asker(se
 
     asked = set(tokenize("I twisted my ankle and it's swollen. What should I do? sprains swelling"))
     assert for_another_condition(sentence, asked) is another
+
+
+def test_the_symptoms_of_another_condition_are_not_the_topics_unless_its_page_is_about_that_condition():
+    from engine.agent.composer import for_another_condition, page_topic_words
+    from engine.text import tokenize
+
+    asked = set(tokenize("What are the symptoms of bronchitis?"))
+    assert for_another_condition("Symptoms of a cold or the flu include sore throat, fatigue and fever.", asked)
+    assert not for_another_condition("Other symptoms of acute bronchitis include wheezing and low fever.", asked)
+    heart = set(tokenize("심근경색 증상 myocardial infarction"))
+    sentence = "Symptoms of a heart attack include chest pain and shortness of breath."
+    assert for_another_condition(sentence, heart)
+    page = Passage("ha", sentence, title="What are the symptoms of Heart Attack ? (Also called: Myocardial infarction)")
+    assert not for_another_condition(sentence, heart | page_topic_words([page])[1])
