@@ -216,13 +216,21 @@ def korean_key_terms(sentence: str, limit: int = 8) -> list[str]:
     return list(_key_terms(sentence, limit))
 
 
+# Words whose Korean name is a food's only where the sentence speaks of food or allergy: lice and
+# ovaries have eggs too ("kill eggs" is 알, not 달걀).
+_FOOD_SENSE = {"egg": "알", "eggs": "알"}
+_ABOUT_FOOD = re.compile(r"\beat|\bfoods?\b|\bdiet|\bmeals?\b|\ballerg|\bcook|\bnutri|\bprotein|\bdairy\b", re.I)
+
+
 @lru_cache(maxsize=1024)
 def _key_terms(sentence: str, limit: int) -> tuple[str, ...]:
     """Cached: a Korean answer is rendered several times while it is fitted to its Hangul share."""
     found: list[str] = []
     names = key_term_names()
+    about_food = bool(_ABOUT_FOOD.search(sentence))
     for match in _key_term_pattern().finditer(sentence):
-        name = names.get(match.group(1).lower())
+        word = match.group(1).lower()
+        name = names.get(word) if about_food or word not in _FOOD_SENSE else _FOOD_SENSE[word]
         if name and name not in found:
             found.append(name)
         if len(found) >= limit:

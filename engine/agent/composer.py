@@ -245,6 +245,9 @@ _PRONOUN_SUBJECT = re.compile(r"^(?:(?:however|but|also|and|so|in addition|there
                               r"must|will|also|remove|lower|help|block|relax|slow|cause|need)\b)"
                               r"|if (?:so|not|(?:you|they|he|she) (?:do|does|did|are|is|have|has|can)(?:n't| not)?)(?=,))\b",
                               re.I)
+# So does one that names "these types of anemia" anywhere ("Dietary changes or supplements can
+# prevent these types of anemia from occurring again").
+_BACK_REFERENCE = re.compile(r"\b(?:these|those|such|both) (?:types?|kinds?|forms?|sorts?) of\b", re.I)
 # A list item that names a group of people without saying anything of them ("People who have
 # weak immune systems as a result of diseases or other factors.", under "Pneumonia tends to be
 # more serious for:") reads as a claim it does not make once out of its list. The group is a
@@ -260,6 +263,16 @@ _GROUP_VERB = re.compile(r"\b(?:are|is|was|were|be|should|can|cannot|can't|could
                          re.I)
 # "These are warning signs of a stroke: sudden numbness ...; ..." says what it lists.
 _ANNOUNCED_LIST = re.compile(r"^(?:these|they|the following)\s+(?:are|include)\b[^:]{0,80}:\s*\S", re.I)
+
+
+def leans_on_the_sentence_before(text: str) -> bool:
+    """The sentence names what it speaks of only with the sentence before it (`_PRONOUN_SUBJECT`,
+    `_BACK_REFERENCE`); one that announces a list it gives ("These are warning signs of a stroke:
+    …") does not."""
+    text = text.strip()
+    return bool(_PRONOUN_SUBJECT.match(text) or _BACK_REFERENCE.search(text)) and not _ANNOUNCED_LIST.match(text)
+
+
 _JUNK = re.compile(r"https?://|www\.|\b1-800\b|^(see|source|for more|learn more|read more|call \d)"
                    r"|^(?:to )?(?:find out|learn) more\b", re.I)
 # A sentence about the page, not the topic: "Diagnosis Here is how these anxiety disorders are
@@ -433,12 +446,13 @@ def english_query(question: str, slots: dict, kind: str, focus: Sequence[str] = 
     return _PHRASING[kind].format(f=focus_text) if focus_text else question
 
 
-def facet(sentence: str, kind: str = "", medicine: bool = False) -> str:
+def facet(sentence: str, kind: str = "", medicine: bool = False, food: bool = False) -> str:
     """What the sentence is about, as the Korean answer labels it and the reading order sorts it.
     A sentence that opens with its purpose ("To treat a spider bite: wash ...") is about that; one
     that says what it lists ("Other causes of fever include ...") is about that; one
     that fits the asked kind is about the asked kind ("Gallstones can cause sudden pain" answers
-    "what are the symptoms?"); nausea or a rash are side effects only of a medicine."""
+    "what are the symptoms?"), and so is one about food for a question about what to eat; nausea or
+    a rash are side effects only of a medicine."""
     opening = _PURPOSE.match(sentence)
     if opening:
         return next(name for name, verbs in _PURPOSE_VERBS.items() if opening.group(1).lower() in verbs)
@@ -446,7 +460,7 @@ def facet(sentence: str, kind: str = "", medicine: bool = False) -> str:
     if stated:
         name = _SUBJECTS[re.sub(r"s$", "", stated.group(1).lower())]
         return "side_effects" if name == "symptoms" and medicine else name
-    if kind in _FACET_CUES and speaks_to(sentence, kind):
+    if kind in _FACET_CUES and speaks_to(sentence, kind, food):
         return kind
     if _LOWERS_RISK.search(sentence):
         return "prevention"
@@ -480,8 +494,8 @@ def pronoun_pairs(evidence: Sequence[Evidence]) -> dict[str, tuple[Evidence, Evi
     units = {}
     for item in evidence:
         before = previous.get((item.source, item.position - 1))
-        if (before is not None and _PRONOUN_SUBJECT.match(item.text.strip()) and not _ANNOUNCED_LIST.match(item.text)
-                and not _PRONOUN_SUBJECT.match(before.text.strip()) and before.text.rstrip().endswith(".")
+        if (before is not None and leans_on_the_sentence_before(item.text)
+                and not leans_on_the_sentence_before(before.text) and before.text.rstrip().endswith(".")
                 and quotable(before.text) and quotable(item.text)):
             units[f"{before.text.strip()} {item.text.strip()}"] = (before, item)
     return units
@@ -530,7 +544,7 @@ def candidates(evidence: Sequence[Evidence]) -> list[Evidence]:
         key = text.lower()
         if key in seen or not quotable(text):
             continue
-        if _PRONOUN_SUBJECT.match(text) and not _ANNOUNCED_LIST.match(text):
+        if leans_on_the_sentence_before(text):
             continue
         seen.add(key)
         out.append(item)
@@ -806,13 +820,14 @@ def _overlap(a: set, b: set) -> float:
     return len(a & b) / min(len(a), len(b)) if a and b else 0.0
 
 
-def reading_order(selected: Sequence[Evidence], kind: str, medicine: bool = False) -> list[Evidence]:
+def reading_order(selected: Sequence[Evidence], kind: str, medicine: bool = False,
+                  food: bool = False) -> list[Evidence]:
     """The asked kind's sentences first (a definition question starts with what it is), then
     the other facets in reading order; passage rank and position inside a facet."""
     order = {name: i for i, name in enumerate(READING_ORDER)}
 
     def key(item: Evidence):
-        name = facet(item.text, kind, medicine)
+        name = facet(item.text, kind, medicine, food)
         return (0 if name == kind else 1, order[name], item.source, item.position)
 
     return sorted(selected, key=key)
@@ -862,6 +877,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     chosen: list[tuple[Evidence, float]] = []
     no_medicine_page = False
     medicine = asked.medicine or kind in MEDICINE_KINDS
+    food = asks_about_food(question)
     # A Korean question none of whose terms was recognised cannot be put to the English embedder: any
     # passage it retrieved matches its words by chance (air pollution for "결절종이 뭐예요?").
     unrecognised = language == "ko" and has_hangul(query)
@@ -900,7 +916,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
             chosen = select(query_vector, pool, vectors, kind=kind, topic_terms=topic_terms,
                             sources=min(len(documents), PASSAGES_USED), limit=limit,
                             longest=LONGEST_KO if language == "ko" else LONGEST, query=query,
-                            answering=answering, aside=aside, food=asks_about_food(question), pairs=joined,
+                            answering=answering, aside=aside, food=food, pairs=joined,
                             complete_pairs=language != "ko", page_words=page_topic_words(documents))
     picked, follows = [], {}
     for e, _ in chosen:
@@ -925,19 +941,19 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
         # another disease must not read as a treatment for hives.
         if asked and checker.concepts is not None:
             named = [(e, s) for e, s in backed if is_on_topic(e, documents, asked, checker.concepts)]
-        gist = glance_line([s for _, s in named], kind, lead_text, medicine)
+        gist = glance_line([s for _, s in named], kind, lead_text, medicine, food)
     if language == "ko" and KO_QUOTE_LETTERS:
         backed = [(e, replace(s, text=shortened_quote(s.text, KO_QUOTE_LETTERS))) for e, s in backed]
     unquoted = ""
     if language == "ko" and KO_MIN_HANGUL and len(backed) > 1:
         every = backed
-        backed = _within_korean_share(backed, frame_top, kind, topic, texts, medicine, gist=gist, named=named,
+        backed = _within_korean_share(backed, frame_top, kind, topic, texts, medicine, food, gist=gist, named=named,
                                       lead_text=lead_text, follows=follows)
         if len(backed) < len(every):
             decisions.append(f"compose: {len(backed)} of {len(every)} sentences quoted, so that the Korean answer "
                              f"stays at least {KO_MIN_HANGUL:.0%} Korean")
             unquoted = unquoted_line(named, backed, f"{lead_text} {gist}")
-    order = {id(e): i for i, e in enumerate(in_pairs(reading_order([e for e, _ in backed], kind, medicine), follows))}
+    order = {id(e): i for i, e in enumerate(in_pairs(reading_order([e for e, _ in backed], kind, medicine, food), follows))}
     sourced = [s for e, s in sorted(backed, key=lambda pair: order[id(pair[0])])]
     if not sourced:
         lead_text = (texts["no_medicine_page"].format(name=topic) if no_medicine_page and topic
@@ -947,7 +963,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     decisions.append(f"compose: {len(sourced)} sentences selected (MMR λ={MMR_LAMBDA})")
     sentences = [*frame_top, lead, *sourced, closing]
     return Composition(render_composition(frame_top, lead, sourced, closing, language, kind, medicine,
-                                          gist=gist, unquoted=unquoted), sentences,
+                                          gist=gist, unquoted=unquoted, food=food), sentences,
                        kind, query, decisions)
 
 
@@ -980,8 +996,8 @@ def shortened_quote(text: str, letters: int) -> str:
     return f"{text[:cut].rstrip(' ;,:')} …" if cut else text
 
 
-def _within_korean_share(backed, frame_top, kind, topic, texts, medicine=False, gist=None, named=None, lead_text=None,
-                         follows=None):
+def _within_korean_share(backed, frame_top, kind, topic, texts, medicine=False, food=False, gist=None, named=None,
+                         lead_text=None, follows=None):
     """The backed sentences a Korean answer quotes so that it stays at least KO_MIN_HANGUL
     Hangul: the longest prefix (in order of relevance) that does, and at least the first
     KO_FIRST_QUOTES. When even those read too English, they are cut shorter at list items or
@@ -997,6 +1013,7 @@ def _within_korean_share(backed, frame_top, kind, topic, texts, medicine=False, 
 
     def korean_enough(pairs) -> bool:
         shown = render_composition(frame_top, lead, [s for _, s in pairs], closing, "ko", kind, medicine, gist=gist,
+                                   food=food,
                                    unquoted=unquoted_line(named, pairs, f"{lead.text} {gist or ''}"))
         return hangul_share(shown) >= KO_MIN_HANGUL
 
@@ -1029,16 +1046,18 @@ def unquoted_line(backed, quoted, said: str) -> str:
                                     if id(e) not in shown and not is_negated(s.text)], said)
 
 
-def glance_line(backed: Sequence[Support], kind: str, lead_text: str, medicine: bool = False) -> str:
+def glance_line(backed: Sequence[Support], kind: str, lead_text: str, medicine: bool = False,
+                food: bool = False) -> str:
     """The Korean answer's at-a-glance line: what the backed sentences about the asked kind
     name, none that denies something."""
-    on_kind = [(i.text, i.source) for i in backed if facet(i.text, kind, medicine) == kind and not is_negated(i.text)]
+    on_kind = [(i.text, i.source) for i in backed
+               if facet(i.text, kind, medicine, food) == kind and not is_negated(i.text)]
     return framing.korean_gist(on_kind, kind, lead_text)
 
 
 def render_composition(frame_top: Sequence[Support], lead: Support, sourced: Sequence[Support], closing: Support,
                        language: str, kind: str = "", medicine: bool = False, gist: str | None = None,
-                       unquoted: str = "") -> str:
+                       unquoted: str = "", food: bool = False) -> str:
     """The answer text. A Korean answer's `gist` is its glance line, made once by `compose`
     from every backed sentence; without one it is made from the quotes shown."""
     blocks = [item.text for item in frame_top]
@@ -1046,7 +1065,7 @@ def render_composition(frame_top: Sequence[Support], lead: Support, sourced: Seq
         lines = [lead.text]
         if sourced:
             if gist is None:
-                gist = glance_line(sourced, kind, lead.text, medicine)
+                gist = glance_line(sourced, kind, lead.text, medicine, food)
             if gist:
                 lines += ["", gist]
             lines.append("")
@@ -1055,7 +1074,7 @@ def render_composition(frame_top: Sequence[Support], lead: Support, sourced: Seq
         for item in sourced:
             terms = framing.korean_key_terms(item.text)
             # Labelled by the whole source sentence, also when the quote is cut short.
-            label = framing.FACET_NAMES_KO[facet(item.source_sentence or item.text, kind, medicine)]
+            label = framing.FACET_NAMES_KO[facet(item.source_sentence or item.text, kind, medicine, food)]
             prefix = f"{label} · {framing.texts('ko')['key_terms']}: {', '.join(terms)}" if terms else label
             lines.append(f'- {prefix} — "{item.text}" [{item.source}]')
         if sourced and unquoted:

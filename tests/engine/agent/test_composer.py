@@ -175,6 +175,10 @@ def test_korean_key_terms_name_the_concepts_and_medical_words_of_a_sentence():
     assert "측정" in korean_key_terms("Blood pressure is measured with a cuff.")
     # Everyday health words too, not only concepts: what to do at home is named in Korean.
     assert korean_key_terms("Wash bedding and clothing in hot water.") == ["씻기", "침구", "의류", "뜨거운 물"]
+    # A word's food sense only where the sentence speaks of food; a cold pack is no common cold.
+    assert korean_key_terms("Some pediculicides have an ovicidal effect (kill eggs).")[-1] == "알"
+    assert "달걀" in korean_key_terms("Eat foods such as eggs and meat.")
+    assert korean_key_terms("Apply a cold pack to the area.") == ["바르기", "냉찜질"]
 
 
 def test_a_korean_answer_quotes_more_english_only_while_it_stays_korean_enough():
@@ -673,6 +677,9 @@ def test_a_question_about_what_to_eat_quotes_what_the_sources_say_about_food(min
     composition = compose(question="빈혈이 있으면 뭘 먹어야 하나요?", language="ko", slots=slots, documents=[anemia],
                           checker=SupportChecker(minilm))
     assert composition.query == "What foods should people with anemia eat?"
+    # Its sentences about food are what to do, labelled and glanced at as such.
+    food_line = next(line for line in composition.text.splitlines() if "absorb iron" in line)
+    assert food_line.startswith("- 대처 · ") and "한눈에 보기" in composition.text
     from engine.agent.composer import candidates, select
     from engine.agent.support import evidence_from
 
@@ -785,6 +792,17 @@ def test_a_pronoun_sentence_that_could_not_stand_as_a_statement_forms_no_pair():
                       "sneezing.", title="Croup")
     pairs = pronoun_pairs(evidence_from([passage]))
     assert [after.text for _, after in pairs.values()] == ["It spreads through coughing and sneezing."]
+
+
+def test_a_sentence_that_names_these_types_of_something_is_quoted_only_after_the_sentence_before():
+    from engine.agent.composer import candidates, pronoun_pairs
+    from engine.agent.support import evidence_from
+
+    passage = Passage("p", "Anemia caused by a lack of iron or vitamins is common in pregnancy. Dietary changes or "
+                      "supplements can prevent these types of anemia from occurring again.", title="Anemia")
+    evidence = evidence_from([passage])
+    assert [e.text for e in candidates(evidence)] == [evidence[0].text]
+    assert [after.text for _, after in pronoun_pairs(evidence).values()] == [evidence[1].text]
 
 
 def test_a_korean_question_with_no_recognised_term_quotes_nothing(minilm):
