@@ -82,8 +82,9 @@ def expand_phrase(noun: str, stem: str, forms: dict[str, tuple[str, ...]]) -> li
     return variants
 
 
-# A Korean lay phrase ends in a verb form or says "안" ("소변이 안 나와", "축 늘어").
-_LAY_PHRASE = re.compile(r"\s안\s|\s\S*[와어아요파해워져돼]$")
+# A Korean lay phrase ends in a verb form or says "안" ("소변이 안 나와", "축 늘어", "배가 아파"); a
+# long last word ending in 파 is a name ("레보도파 카르비도파").
+_LAY_PHRASE = re.compile(r"\s안\s|\s\S*[와어아요해워져돼]$|\s\S{1,2}파$")
 
 
 def _is_lay_phrase(text: str) -> bool:

@@ -78,3 +78,5 @@ def test_every_korean_name_is_a_name_not_a_lay_phrase():
     named_by_phrase = {english: name for english, name in korean_names().items()
                        if _is_lay_phrase(name) or name.endswith(("아프", "붓", "쑤시", "결리", "져"))}
     assert not named_by_phrase
+    assert not _is_lay_phrase("레보도파 카르비도파") and _is_lay_phrase("배가 아파")
+    assert korean_names()["levodopa and carbidopa"] == "레보도파 카르비도파"
