@@ -120,11 +120,13 @@ _GENERIC_CUES = {
     "treatment": r"\btreat",
     "prevention": r"\bprevent",
 }
+# Rest is a measure ("resting the injured area"), not a heart "at rest" nor "the rest of".
+_REST = r"(?<!at )\brest(?:ing)?\b(?! of)"
 _MEANS_CUES = {
     "diagnosis": r"\btests?\b|\bexam|\bbiops|\bmeasur|\bscreen|\bx-ray|\bscan\b|\breading",
     "treatment": r"\btherap|\bmedicine|\bmedication|\bsurgery|\bdrugs?\b|\bprescri|\binhaler|\bantibiotic|\binsulin"
                  r"|\bhormone|\bdrink (?:lots|plenty|more|extra)\b|\bapply(?:ing)? (?:ice|heat|an? (?:cold|warm|ice))\b"
-                 r"|\bice packs?\b|(?<!at )\brest(?:ing)?\b(?! of)",
+                 r"|\bice packs?\b|" + _REST,
     "prevention": r"\bavoid|" + _LOWERS_RISK.pattern + r"|\bprotect(s|ing)? (you|your|against|them|children|people)\b"
                   r"|\bvaccin|\bflu shot|\bhealthy|\bexercise|\bquit",
 }
@@ -148,7 +150,7 @@ _FACET_CUES: dict[str, re.Pattern] = {
                               r"|\bdo not (?:take|use)\b|\bcan harm\b|\bmake \w+ worse\b|\bcaution\b|\bespecially if\b",
                               re.I),
     "what_to_do": re.compile(r"\bcall\b|\bsee (a|your) (doctor|health)|\bseek\b|\bemergency\b|\bright away\b|\b911\b"
-                             r"|\bhealth care provider\b|\bshould\b|\bremove\b|\bdrink\b|\brest\b(?! of)", re.I),
+                             r"|\bhealth care provider\b|\bshould\b|\bremove\b|\bdrink\b|" + _REST, re.I),
 }
 # Which side of a cause the topic is on. What the topic itself causes is a complication, not a
 # cause ("Varicose veins can lead to dermatitis", "pain caused by your varicose veins"); what
