@@ -106,7 +106,7 @@ QTYPE_CUES: tuple[tuple[str, str], ...] = (
                    r"위험\s*(?:을|를)?\s*(?:줄이|줄일|낮추|낮출)|"
                    r"(?:걸리|생기)지\s*않|막으려면|어떻게\s*(?:하면\s*)?막|백신|예방\s*접종|"
                    r"prevent|avoid|keep (?:.{1,20} )?from|stop .{1,20} coming back|(?:don't|doesn't|won't) come back|"
-                   r"stop getting|vaccin|"
+                   r"stop getting|stop (?:.{1,20} )?from (?:getting|catching)|protect (?:\w+ ){0,2}(?:from|against)|vaccin|"
                    r"(?:lower|reduce|decrease|cut)\s+(?:[\w']+\s+){0,2}?(?:risk|chance)"),
     ("exams and tests", r"진단|검사|알아보|diagnos|test(?:s|ed|ing)?\b|\bscreen|check(?:ed)? for|"
                         r"\bscans?\b|x-?rays?\b|\bmri\b|ultrasound"),

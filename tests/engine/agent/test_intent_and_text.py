@@ -76,6 +76,9 @@ def test_guard_signals():
     assert question_kinds("What is asthma?") == {"definition"}
     assert question_kinds("How much acetaminophen (Tylenol) can an adult take in one day?") == {"dosage"}
     assert question_kinds("Hello there") == frozenset()
+    # Protecting oneself from something, or keeping someone from getting it, is preventing it.
+    assert question_kinds("How can I protect myself from hepatitis B?") == {"prevention"}
+    assert question_kinds("How do I stop my child from getting lice?") == {"prevention"}
 
 
 def test_korean_sentences_keep_their_own_punctuation_when_split():
