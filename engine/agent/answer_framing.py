@@ -216,10 +216,13 @@ def korean_key_terms(sentence: str, limit: int = 8) -> list[str]:
     return list(_key_terms(sentence, limit))
 
 
-# Words whose Korean name is a food's only where the sentence speaks of food or allergy: lice and
-# ovaries have eggs too ("kill eggs" is 알, not 달걀).
+# A sentence that speaks of eating, foods or nutrients.
+FOOD_CUES = re.compile(r"\beat|\bfoods?\b|\bdiet|\bnutri|\bmeals?\b|\brich in\b|\bfruits?\b|\bvegetables?\b"
+                       r"|\bwhole grains?\b|\bmeat\b|\bdairy\b|\bsupplements?\b", re.I)
+# Words whose Korean name is a food's only where the sentence speaks of food, cooking or allergy:
+# lice and ovaries have eggs too ("kill eggs" is 알, not 달걀).
 _FOOD_SENSE = {"egg": "알", "eggs": "알"}
-_ABOUT_FOOD = re.compile(r"\beat|\bfoods?\b|\bdiet|\bmeals?\b|\ballerg|\bcook|\bnutri|\bprotein|\bdairy\b", re.I)
+_FOOD_CONTEXT = re.compile(r"\ballerg|\bcook|\bprotein", re.I)
 
 
 @lru_cache(maxsize=1024)
@@ -227,7 +230,7 @@ def _key_terms(sentence: str, limit: int) -> tuple[str, ...]:
     """Cached: a Korean answer is rendered several times while it is fitted to its Hangul share."""
     found: list[str] = []
     names = key_term_names()
-    about_food = bool(_ABOUT_FOOD.search(sentence))
+    about_food = bool(FOOD_CUES.search(sentence) or _FOOD_CONTEXT.search(sentence))
     for match in _key_term_pattern().finditer(sentence):
         word = match.group(1).lower()
         name = names.get(word) if about_food or word not in _FOOD_SENSE else _FOOD_SENSE[word]

@@ -203,8 +203,8 @@ _OF_ANOTHER = re.compile(r"^(?:\w+\s+){0,2}?(?:symptoms?|signs?|causes?|treatmen
 
 
 def for_another_condition(sentence: str, asked: set[str]) -> bool:
-    """The sentence's advice is for people with a condition the question does not name (`asked`:
-    the stems of the question and its topic)."""
+    """The sentence's advice is for people with a condition that `asked` (the stems of the question,
+    its topic and the sentence's page topic) does not name."""
     clause = _IF_YOU_HAVE.match(sentence.strip()) or _OF_ANOTHER.match(sentence.strip())
     return bool(clause and _condition_names().search(clause.group(1)) and not set(tokenize(clause.group(1))) & asked)
 
@@ -389,8 +389,6 @@ def plan_focus(plan) -> list[str]:
 # is answered by sentences about foods and nutrients, whatever its kind.
 _ASKS_ABOUT_FOOD = re.compile(r"(?:뭘|뭐|무엇을|어떤\s*걸)\s*(?:먹|섭취)|음식|식단|식이|식사|"
                               r"\beat\b|\beating\b|\bdiet\b|\bfoods?\b", re.I)
-_FOOD_CUES = re.compile(r"\beat|\bfoods?\b|\bdiet|\bnutri|\bmeals?\b|\brich in\b|\bfruits?\b|\bvegetables?\b"
-                        r"|\bwhole grains?\b|\bmeat\b|\bdairy\b|\bsupplements?\b", re.I)
 
 
 @lru_cache(maxsize=2)
@@ -412,7 +410,7 @@ def speaks_to(sentence: str, kind: str, food: bool = False) -> bool:
     a symptom the lexicon knows ("It causes a barking cough and a hoarse voice"), or, for a question
     about what to eat, speaks of food other than as a cause."""
     # A poor diet as a cause ("might be the result of a poor diet") says nothing of what to eat.
-    if _FACET_CUES[kind].search(sentence) or (food and _FOOD_CUES.search(sentence)
+    if _FACET_CUES[kind].search(sentence) or (food and framing.FOOD_CUES.search(sentence)
                                               and not _FACET_CUES["causes"].search(sentence)):
         return True
     return kind in ("symptoms", "side_effects") and bool(_symptom_names().search(sentence))
@@ -738,8 +736,8 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
            query: str = "", answering: set[int] = frozenset(),
            aside: set[int] = frozenset(), food: bool = False,
            pairs: dict[str, tuple[Evidence, Evidence]] | None = None,
-           complete_pairs: bool = False, page_words: dict[int, set[str]] | None = None,
-           ) -> list[tuple[Evidence, float]]:
+           complete_pairs: bool = False,
+           page_words: dict[int, set[str]] | None = None) -> list[tuple[Evidence, float]]:
     """MMR over the pool: relevance (similarity + kind/topic bonuses − shape penalties)
     against redundancy with what is already chosen; a restatement of a chosen sentence
     (`LEXICAL_DUPLICATE`) is never chosen. For a question about what to eat (`food`), a
