@@ -472,6 +472,20 @@ def facet(sentence: str, kind: str = "", medicine: bool = False, food: bool = Fa
     return "other"
 
 
+@dataclass(frozen=True)
+class Reading:
+    """How an answer reads its sentences: the asked `kind`, whether the question is about a
+    `medicine` (its nausea is a side effect, a disease's a symptom), and whether it asks what to
+    eat (`food`: sentences about food answer it)."""
+
+    kind: str = ""
+    medicine: bool = False
+    food: bool = False
+
+    def facet(self, sentence: str) -> str:
+        return facet(sentence, self.kind, self.medicine, self.food)
+
+
 def _shape_penalty(sentence: str, longest: int = 45, parts: Sequence[str] = ()) -> float:
     """Fragments and very long sentences read badly; a unit of two sentences (`parts`) is long when
     one of them is."""
@@ -820,15 +834,14 @@ def _overlap(a: set, b: set) -> float:
     return len(a & b) / min(len(a), len(b)) if a and b else 0.0
 
 
-def reading_order(selected: Sequence[Evidence], kind: str, medicine: bool = False,
-                  food: bool = False) -> list[Evidence]:
+def reading_order(selected: Sequence[Evidence], reading: Reading) -> list[Evidence]:
     """The asked kind's sentences first (a definition question starts with what it is), then
     the other facets in reading order; passage rank and position inside a facet."""
     order = {name: i for i, name in enumerate(READING_ORDER)}
 
     def key(item: Evidence):
-        name = facet(item.text, kind, medicine, food)
-        return (0 if name == kind else 1, order[name], item.source, item.position)
+        name = reading.facet(item.text)
+        return (0 if name == reading.kind else 1, order[name], item.source, item.position)
 
     return sorted(selected, key=key)
 
@@ -878,6 +891,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     no_medicine_page = False
     medicine = asked.medicine or kind in MEDICINE_KINDS
     food = asks_about_food(question)
+    reading = Reading(kind, medicine, food)
     # A Korean question none of whose terms was recognised cannot be put to the English embedder: any
     # passage it retrieved matches its words by chance (air pollution for "결절종이 뭐예요?").
     unrecognised = language == "ko" and has_hangul(query)
@@ -941,19 +955,19 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
         # another disease must not read as a treatment for hives.
         if asked and checker.concepts is not None:
             named = [(e, s) for e, s in backed if is_on_topic(e, documents, asked, checker.concepts)]
-        gist = glance_line([s for _, s in named], kind, lead_text, medicine, food)
+        gist = glance_line([s for _, s in named], reading, lead_text)
     if language == "ko" and KO_QUOTE_LETTERS:
         backed = [(e, replace(s, text=shortened_quote(s.text, KO_QUOTE_LETTERS))) for e, s in backed]
     unquoted = ""
     if language == "ko" and KO_MIN_HANGUL and len(backed) > 1:
         every = backed
-        backed = _within_korean_share(backed, frame_top, kind, topic, texts, medicine, food, gist=gist, named=named,
+        backed = _within_korean_share(backed, frame_top, reading, topic, texts, gist=gist, named=named,
                                       lead_text=lead_text, follows=follows)
         if len(backed) < len(every):
             decisions.append(f"compose: {len(backed)} of {len(every)} sentences quoted, so that the Korean answer "
                              f"stays at least {KO_MIN_HANGUL:.0%} Korean")
             unquoted = unquoted_line(named, backed, f"{lead_text} {gist}")
-    order = {id(e): i for i, e in enumerate(in_pairs(reading_order([e for e, _ in backed], kind, medicine, food), follows))}
+    order = {id(e): i for i, e in enumerate(in_pairs(reading_order([e for e, _ in backed], reading), follows))}
     sourced = [s for e, s in sorted(backed, key=lambda pair: order[id(pair[0])])]
     if not sourced:
         lead_text = (texts["no_medicine_page"].format(name=topic) if no_medicine_page and topic
@@ -962,8 +976,8 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     closing = Support(texts["disclaimer"], kind=NOTICE)
     decisions.append(f"compose: {len(sourced)} sentences selected (MMR λ={MMR_LAMBDA})")
     sentences = [*frame_top, lead, *sourced, closing]
-    return Composition(render_composition(frame_top, lead, sourced, closing, language, kind, medicine,
-                                          gist=gist, unquoted=unquoted, food=food), sentences,
+    return Composition(render_composition(frame_top, lead, sourced, closing, language, reading,
+                                          gist=gist, unquoted=unquoted), sentences,
                        kind, query, decisions)
 
 
@@ -996,8 +1010,8 @@ def shortened_quote(text: str, letters: int) -> str:
     return f"{text[:cut].rstrip(' ;,:')} …" if cut else text
 
 
-def _within_korean_share(backed, frame_top, kind, topic, texts, medicine=False, food=False, gist=None, named=None,
-                         lead_text=None, follows=None):
+def _within_korean_share(backed, frame_top, reading: Reading, topic, texts, gist=None, named=None, lead_text=None,
+                         follows=None):
     """The backed sentences a Korean answer quotes so that it stays at least KO_MIN_HANGUL
     Hangul: the longest prefix (in order of relevance) that does, and at least the first
     KO_FIRST_QUOTES. When even those read too English, they are cut shorter at list items or
@@ -1006,14 +1020,13 @@ def _within_korean_share(backed, frame_top, kind, topic, texts, medicine=False, 
     (dropping them earlier lost more facts on the tuning sets than the share was worth).
     A pronoun sentence and the sentence it follows (`follows`, by id) count as one quote and are
     kept or dropped together."""
-    lead = Support(lead_text or framing.lead(kind, topic, "ko"), kind=NOTICE)
+    lead = Support(lead_text or framing.lead(reading.kind, topic, "ko"), kind=NOTICE)
     closing = Support(texts["disclaimer"], kind=NOTICE)
 
     named = backed if named is None else named
 
     def korean_enough(pairs) -> bool:
-        shown = render_composition(frame_top, lead, [s for _, s in pairs], closing, "ko", kind, medicine, gist=gist,
-                                   food=food,
+        shown = render_composition(frame_top, lead, [s for _, s in pairs], closing, "ko", reading, gist=gist,
                                    unquoted=unquoted_line(named, pairs, f"{lead.text} {gist or ''}"))
         return hangul_share(shown) >= KO_MIN_HANGUL
 
@@ -1046,18 +1059,16 @@ def unquoted_line(backed, quoted, said: str) -> str:
                                     if id(e) not in shown and not is_negated(s.text)], said)
 
 
-def glance_line(backed: Sequence[Support], kind: str, lead_text: str, medicine: bool = False,
-                food: bool = False) -> str:
+def glance_line(backed: Sequence[Support], reading: Reading, lead_text: str) -> str:
     """The Korean answer's at-a-glance line: what the backed sentences about the asked kind
     name, none that denies something."""
-    on_kind = [(i.text, i.source) for i in backed
-               if facet(i.text, kind, medicine, food) == kind and not is_negated(i.text)]
-    return framing.korean_gist(on_kind, kind, lead_text)
+    on_kind = [(i.text, i.source) for i in backed if reading.facet(i.text) == reading.kind and not is_negated(i.text)]
+    return framing.korean_gist(on_kind, reading.kind, lead_text)
 
 
 def render_composition(frame_top: Sequence[Support], lead: Support, sourced: Sequence[Support], closing: Support,
-                       language: str, kind: str = "", medicine: bool = False, gist: str | None = None,
-                       unquoted: str = "", food: bool = False) -> str:
+                       language: str, reading: Reading = Reading(), gist: str | None = None,
+                       unquoted: str = "") -> str:
     """The answer text. A Korean answer's `gist` is its glance line, made once by `compose`
     from every backed sentence; without one it is made from the quotes shown."""
     blocks = [item.text for item in frame_top]
@@ -1065,7 +1076,7 @@ def render_composition(frame_top: Sequence[Support], lead: Support, sourced: Seq
         lines = [lead.text]
         if sourced:
             if gist is None:
-                gist = glance_line(sourced, kind, lead.text, medicine, food)
+                gist = glance_line(sourced, reading, lead.text)
             if gist:
                 lines += ["", gist]
             lines.append("")
@@ -1074,7 +1085,7 @@ def render_composition(frame_top: Sequence[Support], lead: Support, sourced: Seq
         for item in sourced:
             terms = framing.korean_key_terms(item.text)
             # Labelled by the whole source sentence, also when the quote is cut short.
-            label = framing.FACET_NAMES_KO[facet(item.source_sentence or item.text, kind, medicine, food)]
+            label = framing.FACET_NAMES_KO[reading.facet(item.source_sentence or item.text)]
             prefix = f"{label} · {framing.texts('ko')['key_terms']}: {', '.join(terms)}" if terms else label
             lines.append(f'- {prefix} — "{item.text}" [{item.source}]')
         if sourced and unquoted:

@@ -195,14 +195,14 @@ def test_a_korean_answer_quotes_more_english_only_while_it_stays_korean_enough()
 
     first = composer.KO_FIRST_QUOTES
     short_ones = quotes("Exercise lowers blood pressure.")
-    kept = composer._within_korean_share(short_ones, [], "treatment", "고혈압", texts("ko"))
+    kept = composer._within_korean_share(short_ones, [], composer.Reading("treatment"), "고혈압", texts("ko"))
     assert first < len(kept) and kept == short_ones[:len(kept)]
     assert hangul_share(shown(kept)) >= composer.KO_MIN_HANGUL
 
     # Long quotes: the first ones are kept, cut at a clause so that the answer reads more Korean.
     long_ones = quotes("The clinic recommends that people with this condition keep a written record of their "
                        "readings, bring it to every visit, and ask about each change in their care plan.")
-    kept = composer._within_korean_share(long_ones, [], "treatment", "고혈압", texts("ko"))
+    kept = composer._within_korean_share(long_ones, [], composer.Reading("treatment"), "고혈압", texts("ko"))
     assert [e for e, _ in kept] == [e for e, _ in long_ones[:first]]
     assert all(s.text.endswith("…") and long_ones[0][1].text.startswith(s.text[:-2]) for _, s in kept)
     assert hangul_share(shown(kept)) > hangul_share(shown(long_ones[:first]))
@@ -212,7 +212,7 @@ def test_a_korean_answer_quotes_more_english_only_while_it_stays_korean_enough()
     uncut = quotes("The clinic recommends that people with this condition keep a written record of their "
                    "readings and bring it to every single visit to the clinic for review by the care team")
     assert hangul_share(shown(uncut[:first])) < composer.KO_MIN_HANGUL
-    kept = composer._within_korean_share(uncut, [], "treatment", "고혈압", texts("ko"))
+    kept = composer._within_korean_share(uncut, [], composer.Reading("treatment"), "고혈압", texts("ko"))
     assert kept == uncut[:len(kept)] and composer.KO_LEAST_QUOTES <= len(kept) < first
     assert hangul_share(shown(kept)) >= composer.KO_MIN_HANGUL or len(kept) == composer.KO_LEAST_QUOTES
 
@@ -243,15 +243,15 @@ def test_the_glance_line_takes_only_quotes_about_the_asked_kind_that_deny_nothin
     quotes = [Support("Antibiotics do not help a sore throat caused by a virus.", source=1),
               Support("Throat lozenges and warm salt water gargles treat the pain.", source=2),
               Support("Other possible causes of fever include blood clots and some antibiotics.", source=3)]
-    shown = composer.render_composition([], lead, quotes, closing, "ko", "treatment")
+    shown = composer.render_composition([], lead, quotes, closing, "ko", composer.Reading("treatment"))
     glance = next(line for line in shown.splitlines() if line.startswith("한눈에 보기"))
     assert "출처의 치료 관련 문장" in glance and "[2]" in glance
     assert "항생제" not in glance  # denied in [1], a cause in [3]: neither is a treatment
     assert "[1]" not in glance and "[3]" not in glance
     # The line names what every backed sentence says, also one left unquoted to keep the answer Korean.
     unquoted = Support("Inhaled corticosteroids treat asthma.", source=4)
-    gist = composer.glance_line([*quotes, unquoted], "treatment", lead.text)
-    shown = composer.render_composition([], lead, quotes, closing, "ko", "treatment", gist=gist)
+    gist = composer.glance_line([*quotes, unquoted], composer.Reading("treatment"), lead.text)
+    shown = composer.render_composition([], lead, quotes, closing, "ko", composer.Reading("treatment"), gist=gist)
     glance = next(line for line in shown.splitlines() if line.startswith("한눈에 보기"))
     assert "[4]" in glance and "Inhaled corticosteroids" not in shown
 
@@ -278,7 +278,7 @@ def test_a_korean_answer_names_what_the_backed_sentences_it_does_not_quote_say()
     assert "효소" not in composer.unquoted_line(backed, backed[:1], f"{lead} 한눈에 보기 — … 효소 [3]")
     closing = Support(texts("ko")["disclaimer"], kind="notice")
     shown = composer.render_composition([], Support(lead, kind="notice"), [s for _, s in backed[:1]], closing, "ko",
-                                        "definition", unquoted=line)
+                                        composer.Reading("definition"), unquoted=line)
     assert f"- {line}" in shown and shown.index('"Lactose is a sugar in milk." [1]') < shown.index(line)
 
 
@@ -743,10 +743,10 @@ def test_the_korean_share_keeps_or_drops_a_pair_whole():
                  "It causes a sound that parents often describe as something like the bark of a seal, and it tends "
                  "to come and go over several nights in a row before settling down completely without anything."]
     backed = [(Evidence(1, text, i), Support(text, source=1, support=1.0)) for i, text in enumerate(sentences)]
-    alone = composer._within_korean_share(backed, [], "symptoms", "크룹", texts("ko"))
+    alone = composer._within_korean_share(backed, [], composer.Reading("symptoms"), "크룹", texts("ko"))
     assert len(alone) == 3  # without the pair: the third quote is the definition, cut from its follower
     follows = {id(backed[3][0]): backed[2][0]}
-    kept = composer._within_korean_share(backed, [], "symptoms", "크룹", texts("ko"), follows=follows)
+    kept = composer._within_korean_share(backed, [], composer.Reading("symptoms"), "크룹", texts("ko"), follows=follows)
     shown = [e.text for e, _ in kept]
     assert (sentences[2] in shown) == (sentences[3] in shown)
     assert shown == sentences[:len(shown)]
