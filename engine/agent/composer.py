@@ -126,7 +126,7 @@ _MEANS_CUES = {
     "diagnosis": r"\btests?\b|\bexam|\bbiops|\bmeasur|\bscreen|\bx-ray|\bscan\b|\breading",
     "treatment": r"\btherap|\bmedicine|\bmedication|\bsurgery|\bdrugs?\b|\bprescri|\binhaler|\bantibiotic|\binsulin"
                  r"|\bhormone|\bdrink (?:lots|plenty|more|extra)\b|\bapply(?:ing)? (?:ice|heat|an? (?:cold|warm|ice))\b"
-                 r"|\bice packs?\b|" + _REST,
+                 r"|\bice packs?\b|\blifestyle changes?\b|\bcalori|\bphysical(?:ly)? activ|\bexercis|" + _REST,
     "prevention": r"\bavoid|" + _LOWERS_RISK.pattern + r"|\bprotect(s|ing)? (you|your|against|them|children|people)\b"
                   r"|\bvaccin|\bflu shot|\bhealthy|\bexercise|\bquit",
 }
@@ -202,11 +202,17 @@ _OF_ANOTHER = re.compile(r"^(?:\w+\s+){0,2}?(?:symptoms?|signs?|causes?|treatmen
                          r" (?:of|for) ([^.;:]{1,50}?)\s+(?:include|includes|are|can include|may include)\b", re.I)
 
 
+_SUBTYPE_WORDS = frozenset(tokenize("type 1 2 i ii acute chronic mild moderate severe early late childhood adult"))
+
+
 def for_another_condition(sentence: str, asked: set[str]) -> bool:
     """The sentence's advice is for people with a condition that `asked` (the stems of the question,
     its topic and the sentence's page topic) does not name."""
     clause = _IF_YOU_HAVE.match(sentence.strip()) or _OF_ANOTHER.match(sentence.strip())
-    return bool(clause and _condition_names().search(clause.group(1)) and not set(tokenize(clause.group(1))) & asked)
+    if not clause:
+        return False
+    names = [set(tokenize(m.group(0))) - _SUBTYPE_WORDS for m in _condition_names().finditer(clause.group(1))]
+    return any(not name <= asked for name in names)
 
 
 def off_side(sentence: str, kind: str, topic_terms: Sequence[str]) -> bool:
@@ -709,12 +715,14 @@ def page_roles(documents: Sequence, kind: str, numbers: Sequence[int] | None = N
     return answering, {n for n, q in qtypes.items() if q in ASIDE_QTYPES}
 
 
-def page_topic_words(documents: Sequence) -> dict[int, set[str]]:
+def page_topic_words(documents: Sequence, topic: Topic | None = None) -> dict[int, set[str]]:
     """The word stems of each passage's topic and its other names, by [n]: a sentence about its own
     page's topic ("Symptoms of myocardial infarction include …" on the heart attack page) is not
     about another condition, whatever the question called it."""
     out = {}
     for n, doc in enumerate(documents, 1):
+        if topic and not _is_the_topic_page(doc, topic):
+            continue
         focus, _, aliases = title_facets(getattr(doc, "title", "") or "")
         out[n] = set(tokenize(" ".join((focus, *aliases))))
     return out
@@ -931,7 +939,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
                             sources=min(len(documents), PASSAGES_USED), limit=limit,
                             longest=LONGEST_KO if language == "ko" else LONGEST, query=query,
                             answering=answering, aside=aside, food=food, pairs=joined,
-                            complete_pairs=language != "ko", page_words=page_topic_words(documents))
+                            complete_pairs=language != "ko", page_words=page_topic_words(documents, asked))
     picked, follows = [], {}
     for e, _ in chosen:
         before, after = joined.get(e.text, (e, None))

@@ -923,6 +923,9 @@ def test_being_diagnosed_with_something_is_not_how_it_is_diagnosed_and_self_care
     ("These tests may include stool sampling tests, blood tests, and x-rays.", "diagnosis", True),
     ("Vaccines can prevent several types of HPV.", "prevention", True),
     ("Tell your doctor if the rash spreads.", "symptoms", True),
+    ("Successful weight-loss treatments include setting goals and making lifestyle changes, such as eating fewer "
+     "calories and being physically active.", "treatment", True),
+    ("Treatment may take several months.", "treatment", False),
     ("Symptoms of vascular dementia may develop gradually or may progress after each small stroke.", "symptoms", False),
     ("Early symptoms of dementia can include: Getting lost on familiar routes; Misplacing items.", "symptoms", True),
 ])
@@ -975,3 +978,19 @@ def test_the_symptoms_of_another_condition_are_not_the_topics_unless_its_page_is
     assert for_another_condition(sentence, heart)
     page = Passage("ha", sentence, title="What are the symptoms of Heart Attack ? (Also called: Myocardial infarction)")
     assert not for_another_condition(sentence, heart | page_topic_words([page])[1])
+
+
+def test_a_narrower_condition_named_after_the_topic_is_another_condition_but_a_type_of_it_is_not():
+    from engine.agent.composer import Topic, for_another_condition, page_topic_words
+    from engine.text import tokenize
+
+    obesity = set(tokenize("How is obesity treated?"))
+    assert for_another_condition("Treatments for obesity hypoventilation syndrome (OHS) include breathing support, "
+                                 "weight loss, and medicines.", obesity)
+    diabetes = set(tokenize("How is diabetes treated?"))
+    assert not for_another_condition("Treatments for type 2 diabetes include diet, exercise and metformin.", diabetes)
+    topic = Topic(names=[set(tokenize("obesity"))])
+    narrower = Passage("ohs", "", title="What are the treatments for Obesity Hypoventilation Syndrome ?")
+    own = Passage("obesity", "", title="What are the treatments for Overweight and Obesity ?")
+    assert list(page_topic_words([narrower, own], topic)) == [2]
+    assert list(page_topic_words([narrower, own])) == [1, 2]
