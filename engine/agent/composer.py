@@ -282,7 +282,7 @@ def leans_on_the_sentence_before(text: str) -> bool:
 
 
 _JUNK = re.compile(r"https?://|www\.|\b1-800\b|^(see|source|for more|learn more|read more|call \d)"
-                   r"|^(?:to )?(?:find out|learn) more\b", re.I)
+                   r"|^(?:to )?(?:find out|learn) more\b|\bfind it by\b", re.I)
 # A sentence about the page, not the topic: "Diagnosis Here is how these anxiety disorders are
 # diagnosed.", "This fact sheet describes ...", "The information below ...", "(Watch the video to
 # learn more about glaucoma.", "More information about ... is provided in the NIDDK health topic, ...",
@@ -297,9 +297,11 @@ _ABOUT_THE_PAGE = re.compile(r"(?:^|^\w+ )(?:here (?:is|are)\b|this (?:page|sect
 # A pointer to another resource ("Go to the National Heart, Lung, and Blood Institute's ... for a
 # sample plan.", "Visit GeneReviews for ...") names a place, not a fact; "Go to the nearest hospital
 # emergency room." and "Visit your doctor ..." are advice and stay (case matters here); so is one in
-# brackets ("(For a sample plan, go to the National Heart, Lung, and Blood Institute's ...)").
+# brackets ("(For a sample plan, go to the National Heart, Lung, and Blood Institute's ...)"). So is
+# a pointer to a list or a database ("Check NCI's list of cancer clinical trials for …").
 _RESOURCE_POINTER = re.compile(r"^(?:\((?:[Ff]or [^,)]{1,40}, )?)?(?:Go to|Visit|go to|visit)\s+(?:the\s+|our\s+)?"
-                               r"(?:[A-Z\"]|website\b|link\b)")
+                               r"(?:[A-Z\"]|website\b|link\b)"
+                               r"|^(?:Check|Search|Browse)\s+(?:the\s+)?(?:[A-Z][\w-]*'s\s+)?(?:list|database|directory|website)\b")
 # The rare-disease pages' symptom tables (a list of phenotype terms with frequencies) and the
 # notes around them read as one run-on sentence of terms, not a statement.
 _SYMPTOM_TABLE = re.compile(r"approximate number of patients|human phenotype ontology|\borphanet\b"
@@ -546,7 +548,18 @@ def quotable(text: str) -> bool:
         return False
     if len(latin_words(text)) < HEADING_WORDS:  # a heading run into the text: "Preventing constipation."
         return False
-    return not is_bare_list(text) and not is_group_fragment(text)
+    return not is_bare_list(text) and not is_group_fragment(text) and not repeats_itself(text)
+
+
+REPEAT_WORDS = 8
+
+
+def repeats_itself(text: str) -> bool:
+    """The sentence runs the same words twice (a page's list run on into its own copy, bullets
+    lost: "… fentanyl (Duragesic), which is … morphine (MS Contin, Kadian, Avinza), which …")."""
+    words = re.findall(r"\w+(?:\.\w+)?", text.lower())  # numbers count: "fever of 102.2F" is not "fever of 105F"
+    runs = [tuple(words[i:i + REPEAT_WORDS]) for i in range(len(words) - REPEAT_WORDS + 1)]
+    return len(set(runs)) < len(runs)
 
 
 def is_group_fragment(text: str) -> bool:

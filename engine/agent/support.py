@@ -233,9 +233,21 @@ def _without_repeat(items: list[str]) -> list[str]:
     return [*items[:-1], last[:cut]] if cut > 0 else items
 
 
+def _is_title(text: str) -> bool:
+    words = text.split()
+    return 0 < len(words) <= _MAX_ITEM_WORDS and all(_heading_word(w) for w in words)
+
+
 def is_bare_list(unit: str) -> bool:
     """A unit `passage_units` made of a list without a lead-in whose items are only names
-    ("Vaginal yeast infection; Vaginitis."): it says nothing about what it lists."""
+    ("Vaginal yeast infection; Vaginitis."), or of a title and the titles of other pages ("Skin
+    Cancer Prevention: Skin Cancer Treatment; Melanoma Treatment; Genetics of Skin Cancer."): it
+    says nothing about what it lists."""
+    lead, colon, rest = unit.rstrip(".").partition(": ")
+    if colon:
+        items = rest.split("; ")
+        return (len(lead.split()) > 1 and _is_title(lead) and len(items) > 1
+                and all(_is_title(i) for i in items))
     items = unit.rstrip(".").split("; ")
     return ":" not in unit and len(items) > 1 and all(len(latin_words(i)) <= _MAX_ITEM_WORDS for i in items)
 

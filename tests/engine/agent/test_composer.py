@@ -885,6 +885,29 @@ def test_a_list_item_that_only_names_a_group_of_people_is_not_a_statement(text, 
     assert quotable(text) is not fragment
 
 
+_CHILD_FEVER = ("Call a doctor right away if your child: Is 3 months or younger and has a rectal temperature of "
+                "100.4F (38C) or higher; Is 3 to 12 months old and has a fever of 102.2F (39C) or higher; Has a "
+                "fever of 105F (40.5C) or higher, unless it comes down readily with treatment.")
+_RUN_ON = ("Common opioid medications include: morphine (MS Contin, Kadian), which is used to treat severe pain; "
+           "codeine, which is prescribed for mild pain morphine (MS Contin, Kadian), which is used to treat severe pain.")
+
+
+@pytest.mark.parametrize("text, statement", [
+    ("Skin Cancer Prevention: Skin Cancer Treatment; Melanoma Treatment; Genetics of Skin Cancer.", False),
+    ("Check NCI's list of cancer clinical trials for melanoma prevention trials that are now accepting patients.",
+     False),
+    ("VACCINE-PREVENTABLE DISEASES OR, find it by Vaccine Anthrax Cervical Cancer Diphtheria.", False),
+    (_RUN_ON, False),
+    (_CHILD_FEVER, True),
+    ("Symptoms include: Fever; Cough; Rash.", True),
+    ("Check your blood sugar every day.", True),
+])
+def test_a_list_of_page_titles_a_pointer_to_a_list_and_a_list_run_into_its_copy_are_not_statements(text, statement):
+    from engine.agent.composer import quotable
+
+    assert quotable(text) is statement
+
+
 def test_a_group_named_in_a_list_item_heads_no_pair():
     """Under "Pneumonia tends to be more serious for:", the item and the sentence after it would
     read as a claim about who is treated how."""
