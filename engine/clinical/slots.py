@@ -95,13 +95,15 @@ GENERIC_MEDICATIONS = frozenset({
     "beta blockers", "calcium channel blockers", "diuretics", "antidepressants", "benzodiazepines",
     "antidiabetic drugs", "steroids", "cephalosporins", "sulfa drugs", "penicillin", "antibiotics", "antihistamines",
     "antihypertensives", "analgesics", "antipyretics", "laxatives", "antacids", "anticonvulsants",
-    "proton pump inhibitors", "cold medicine", "cough medicine", "vitamins", "inhalers", "muscle relaxants",
+    "proton pump inhibitors", "cold medicine", "cough medicine", "vitamins", "inhalers", "muscle relaxants", "opioids",
 })
+# "옥시코돈 같은 마약성 진통제", "ibuprofen, an NSAID": the class after the drug it is said of.
+_CLASS_AFTER = re.compile(r"^\s*(?:같은|등의|등|,\s*(?:an?|the)|\()?\s*$", re.IGNORECASE)
 
 
 def drop_class_before_member(text: str, mentions: list[Mention]) -> list[Mention]:
-    """"콜레스테롤 약으로 리피토", "a statin called atorvastatin", "a tiotropium inhaler": keep the
-    named drug only."""
+    """"콜레스테롤 약으로 리피토", "a statin called atorvastatin", "a tiotropium inhaler", "옥시코돈 같은
+    마약성 진통제": keep the named drug only."""
     dropped = set()
     for index, mention in enumerate(mentions[:-1]):
         following = mentions[index + 1]
@@ -111,7 +113,7 @@ def drop_class_before_member(text: str, mentions: list[Mention]) -> list[Mention
             dropped.add(index)
         elif (mention.slot == "medication" and following.slot == "medication"
                 and mention.name.lower() not in GENERIC_MEDICATIONS and following.name.lower() in GENERIC_MEDICATIONS
-                and not text[mention.end: following.start].strip()):
+                and _CLASS_AFTER.match(text[mention.end: following.start])):
             dropped.add(index + 1)
     return [m for i, m in enumerate(mentions) if i not in dropped]
 

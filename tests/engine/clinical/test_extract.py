@@ -178,3 +178,13 @@ def test_a_question_about_stopping_or_another_stop_is_not_a_stopped_medicine(cli
 def test_a_drug_named_with_its_device_is_one_medicine(clinical_pack):
     medications = extract("Dad has COPD and uses a tiotropium inhaler every morning.")["medications"]
     assert [(m["name"], m.get("frequency")) for m in medications] == [("tiotropium", "once daily")]
+
+
+@pytest.mark.parametrize("text, names", [
+    ("Is it safe to drink alcohol while taking an opioid painkiller like oxycodone?", ["oxycodone"]),
+    ("옥시코돈 같은 마약성 진통제 먹는 중에 술 한잔 해도 되나요?", ["oxycodone"]),
+    ("I take ibuprofen, an NSAID, and warfarin.", ["ibuprofen", "warfarin"]),
+    ("마약성 진통제 먹으면 변비가 생기나요?", ["opioids"]),
+])
+def test_a_class_said_of_a_drug_named_beside_it_is_that_drug(clinical_pack, text, names):
+    assert [m["name"] for m in extract(text)["medications"]] == names
