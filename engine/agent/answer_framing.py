@@ -113,7 +113,7 @@ def medicine_with_condition(slots: dict, language: str = "en") -> tuple[str, str
     return (medicines[0], conditions[0]) if len(medicines) == 1 and conditions else None
 
 
-_ALCOHOL = re.compile(r"\balcohol|\bbeer\b|\bwine\b|\bliquor\b|(?<!수)술|음주", re.I)
+ALCOHOL = re.compile(r"\balcohol|\bbeer\b|\bwine\b|\bliquor\b|(?<!수)술|음주", re.I)
 
 
 def interaction_lead(slots: dict, question: str, language: str) -> str:
@@ -126,7 +126,7 @@ def interaction_lead(slots: dict, question: str, language: str) -> str:
     if pair:
         return templates["precaution"].format(medicine=pair[0], condition=pair[1])
     medicines = _names((slots or {}).get("medications", []), language)
-    if len(medicines) == 1 and _ALCOHOL.search(question):
+    if len(medicines) == 1 and ALCOHOL.search(question):
         return templates["with_alcohol"].format(medicine=medicines[0])
     if len(medicines) == 1 and len(_names([i for key in NAMING_SLOTS for i in (slots or {}).get(key, [])], language)) == 1:
         return templates["with_others"].format(medicine=medicines[0])

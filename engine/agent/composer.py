@@ -40,7 +40,9 @@ import numpy as np
 from engine.agent import answer_framing as framing
 from engine.agent.support import (ALERT, NOTICE, PROFILE, Evidence, Support, SupportChecker, evidence_from,
                                   is_bare_list, item_headings)
+from engine.clinical.drug_alerts import classes_of, load_knowledge
 from engine.clinical.lexicon import english_names
+from engine.clinical.slots import GENERIC_MEDICATIONS
 from engine.clinical.slot_model import NAMING_SLOTS, TOPIC_SLOTS
 from engine.knowledge.corpus import title_question
 from engine.knowledge.questions import MEDICINE_PAGE_QTYPES, question_kinds, title_facets
@@ -600,6 +602,22 @@ class Topic:
         return bool(concepts(text) & self.ids) or any(name <= words for name in self.names)
 
 
+# What holds for a drug class holds for its members: "Opioids can slow your breathing" answers whether
+# oxycodone is safe with alcohol, and "NSAIDs can cause stomach bleeding" what ibuprofen's risks are. A
+# dose does not carry over.
+CLASS_WIDE_KINDS = frozenset({"side_effects", "interaction"})
+
+
+def class_names(medicine: str) -> list[str]:
+    """The English names of the medicine's drug classes: the class, its label and the class words
+    that stand for it ("steroids" for prednisone's corticosteroids)."""
+    knowledge = load_knowledge()
+    classes = classes_of(knowledge, medicine.lower())
+    words = [d for d, of in knowledge.drug_classes.items() if d in GENERIC_MEDICATIONS and of and of <= classes]
+    labels = [knowledge.classes[c].label_en.split(" (")[0] for c in classes if c in knowledge.classes]
+    return list(dict.fromkeys([*(c.replace("_", " ") for c in classes), *labels, *words]))
+
+
 def question_topic(focus: Sequence[str], slots: dict, concepts, kind: str = "") -> Topic:
     """The question's focus, else its linked conditions, medicines and symptoms; for a question
     about a medicine's side effects, dose or interactions, the medicines it asks about ("Does
@@ -613,6 +631,8 @@ def question_topic(focus: Sequence[str], slots: dict, concepts, kind: str = "") 
     if kind in MEDICINE_KINDS and _asks_about_a_medicine(slots) and not with_condition:
         items = medicines
     names = [n for i in items for n in [i.get("name", ""), *(i.get("synonyms") or [])] if n and not has_hangul(n)]
+    if kind in CLASS_WIDE_KINDS:
+        names += [n for i in items if i in medicines for n in class_names(i.get("name", ""))]
     return Topic({str(i["concept_id"]).upper() for i in items if i.get("concept_id")},
                  [set(tokenize(n)) for n in names if tokenize(n)],
                  medicine=bool(items) and all(i in medicines for i in items))
@@ -633,6 +653,17 @@ def is_on_topic(item: Evidence, documents: Sequence, topic: Topic, concepts) -> 
         return True
     heading = item_headings(getattr(doc, "passage", "") or getattr(doc, "text", "")).get(item.position, "")
     return _qtype(doc) not in MEDICINE_PAGE_QTYPES and topic.named_in(f"{heading} {item.text}", concepts)
+
+
+def about_drinking(pool: list[Evidence]) -> tuple[list[Evidence], int]:
+    """For "Can I drink alcohol with …?", only sentences that speak of alcohol: a page on the medicine
+    says much else ("Withdrawal from opiates is painful, but usually not life-threatening" would read
+    as reassurance). Returns the pool and how many sentences were left out."""
+    kept = [e for e in pool if framing.ALCOHOL.search(e.text) or _DRINKING.search(e.text)]
+    return kept, len(pool) - len(kept)
+
+
+_DRINKING = re.compile(r"drink(?:s|ing)?(?! (?:water|plenty|fluids|liquids|lots))", re.I)
 
 
 # A sentence that speaks of adults and of no child ("Aspirin is very effective for treating
@@ -936,6 +967,10 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
             if elsewhere:
                 decisions.append(f"compose: {elsewhere} sentences left out: neither they nor their page are about "
                                  f"the question's topic or one related to it")
+        if kind == "interaction" and framing.ALCOHOL.search(asked_part(question)):
+            pool, silent = about_drinking(pool)
+            if silent:
+                decisions.append(f"compose: {silent} sentences left out: they say nothing of alcohol")
         pool, adult_only = for_the_young(pool, slots)
         if adult_only:
             decisions.append(f"compose: {adult_only} sentences left out: they speak only of adults, and the "

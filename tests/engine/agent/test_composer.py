@@ -1017,3 +1017,29 @@ def test_a_narrower_condition_named_after_the_topic_is_another_condition_but_a_t
     own = Passage("obesity", "", title="What are the treatments for Overweight and Obesity ?")
     assert list(page_topic_words([narrower, own], topic)) == [2]
     assert list(page_topic_words([narrower, own])) == [1, 2]
+
+
+def test_a_medicines_side_effects_and_interactions_are_also_its_classes_but_not_its_dose():
+    from engine.agent.composer import class_names, question_topic
+    from engine.text import tokenize
+
+    assert class_names("prednisone") == ["corticosteroids", "steroids"]
+    assert "cephalosporins" not in class_names("amoxicillin") and "penicillins" in class_names("amoxicillin")
+    assert class_names("loratadine") == []
+    slots = {"medications": [{"name": "oxycodone", "concept_id": "MPlusDrugs:0000924", "asked_about": True}]}
+    no_ids = lambda text: set()  # noqa: E731 - the names decide
+    for kind, named in (("interaction", True), ("side_effects", True), ("dosage", False)):
+        topic = question_topic([], slots, no_ids, kind)
+        assert (set(tokenize("opioids")) in topic.names) is named, kind
+
+
+def test_a_question_about_drinking_with_a_medicine_quotes_only_what_speaks_of_alcohol():
+    from engine.agent.composer import about_drinking
+    from engine.agent.support import Evidence
+
+    pool = [Evidence(1, "Withdrawal from opiates is painful, but usually not life-threatening.", 0),
+            Evidence(1, "Do not drink alcohol while taking opioids: together they can slow your breathing.", 1),
+            Evidence(2, "Drink plenty of fluids.", 0),
+            Evidence(2, "Drinking beer or wine with metronidazole can cause nausea and flushing.", 1)]
+    kept, left_out = about_drinking(pool)
+    assert [e.position for e in kept] == [1, 1] and left_out == 2
