@@ -663,7 +663,7 @@ def about_drinking(pool: list[Evidence]) -> tuple[list[Evidence], int]:
     return kept, len(pool) - len(kept)
 
 
-_DRINKING = re.compile(r"drink(?:s|ing)?(?! (?:water|plenty|fluids|liquids|lots))", re.I)
+_DRINKING = re.compile(r"\bdrink(?:ing)?\b(?! (?:water|plenty|fluids|liquids|lots|enough|more))", re.I)
 
 
 # A sentence that speaks of adults and of no child ("Aspirin is very effective for treating

@@ -1040,6 +1040,8 @@ def test_a_question_about_drinking_with_a_medicine_quotes_only_what_speaks_of_al
     pool = [Evidence(1, "Withdrawal from opiates is painful, but usually not life-threatening.", 0),
             Evidence(1, "Do not drink alcohol while taking opioids: together they can slow your breathing.", 1),
             Evidence(2, "Drink plenty of fluids.", 0),
-            Evidence(2, "Drinking beer or wine with metronidazole can cause nausea and flushing.", 1)]
+            Evidence(2, "Drinking beer or wine with metronidazole can cause nausea and flushing.", 1),
+            Evidence(3, "Avoid drinking while you take this medicine.", 2),
+            Evidence(3, "Your kidneys filter waste from drinks and food.", 3)]
     kept, left_out = about_drinking(pool)
-    assert [e.position for e in kept] == [1, 1] and left_out == 2
+    assert [(e.source, e.position) for e in kept] == [(1, 1), (2, 1), (3, 2)] and left_out == 3
