@@ -40,9 +40,8 @@ import numpy as np
 from engine.agent import answer_framing as framing
 from engine.agent.support import (ALERT, NOTICE, PROFILE, Evidence, Support, SupportChecker, evidence_from,
                                   is_bare_list, item_headings)
-from engine.clinical.drug_alerts import classes_of, load_knowledge
+from engine.clinical.drug_alerts import class_names
 from engine.clinical.lexicon import english_names
-from engine.clinical.slots import GENERIC_MEDICATIONS
 from engine.clinical.slot_model import NAMING_SLOTS, TOPIC_SLOTS
 from engine.knowledge.corpus import title_question
 from engine.knowledge.questions import MEDICINE_PAGE_QTYPES, question_kinds, title_facets
@@ -608,16 +607,6 @@ class Topic:
 CLASS_WIDE_KINDS = frozenset({"side_effects", "interaction"})
 
 
-def class_names(medicine: str) -> list[str]:
-    """The English names of the medicine's drug classes: the class, its label and the class words
-    that stand for it ("steroids" for prednisone's corticosteroids)."""
-    knowledge = load_knowledge()
-    classes = classes_of(knowledge, medicine.lower())
-    words = [d for d, of in knowledge.drug_classes.items() if d in GENERIC_MEDICATIONS and of and of <= classes]
-    labels = [knowledge.classes[c].label_en.split(" (")[0] for c in classes if c in knowledge.classes]
-    return list(dict.fromkeys([*(c.replace("_", " ") for c in classes), *labels, *words]))
-
-
 def question_topic(focus: Sequence[str], slots: dict, concepts, kind: str = "") -> Topic:
     """The question's focus, else its linked conditions, medicines and symptoms; for a question
     about a medicine's side effects, dose or interactions, the medicines it asks about ("Does
@@ -655,15 +644,15 @@ def is_on_topic(item: Evidence, documents: Sequence, topic: Topic, concepts) -> 
     return _qtype(doc) not in MEDICINE_PAGE_QTYPES and topic.named_in(f"{heading} {item.text}", concepts)
 
 
+_DRINKING = re.compile(r"\bdrink(?:ing)?\b(?! (?:water|plenty|fluids|liquids|lots|enough|more))", re.I)
+
+
 def about_drinking(pool: list[Evidence]) -> tuple[list[Evidence], int]:
     """For "Can I drink alcohol with …?", only sentences that speak of alcohol: a page on the medicine
     says much else ("Withdrawal from opiates is painful, but usually not life-threatening" would read
     as reassurance). Returns the pool and how many sentences were left out."""
     kept = [e for e in pool if framing.ALCOHOL.search(e.text) or _DRINKING.search(e.text)]
     return kept, len(pool) - len(kept)
-
-
-_DRINKING = re.compile(r"\bdrink(?:ing)?\b(?! (?:water|plenty|fluids|liquids|lots|enough|more))", re.I)
 
 
 # A sentence that speaks of adults and of no child ("Aspirin is very effective for treating

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from engine.clinical.lexicon import korean_names, lexicon_dir, read_rows
 from engine.clinical.slot_model import CONCEPT_SLOTS
+from engine.clinical.slots import GENERIC_MEDICATIONS
 from engine.text import has_hangul
 
 _DOSAGE_WORDS = re.compile(
@@ -160,6 +161,16 @@ def classes_of(knowledge: Knowledge, name: str) -> set[str]:
         return knowledge.drug_classes[stripped]
     first = stripped.split(" ")[0]
     return knowledge.drug_classes.get(first, set())
+
+
+def class_names(medicine: str) -> list[str]:
+    """The English names of the medicine's drug classes: the class, its label and the class words
+    that stand for it ("steroids" for prednisone's corticosteroids)."""
+    knowledge = load_knowledge()
+    classes = classes_of(knowledge, medicine.lower())
+    words = [d for d, of in knowledge.drug_classes.items() if d in GENERIC_MEDICATIONS and of and of <= classes]
+    labels = [knowledge.classes[c].label_en.split(" (")[0] for c in classes if c in knowledge.classes]
+    return list(dict.fromkeys([*(c.replace("_", " ") for c in classes), *labels, *words]))
 
 
 def _label(knowledge: Knowledge, class_id: str, language: str) -> str:

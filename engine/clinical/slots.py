@@ -60,7 +60,7 @@ def extract(text: str, pack: ClinicalPack | None = None) -> Slots:
     measurements = find_measurements(text)
     lab_spans = [(m.start, m.end) for m in measurements if m.kind == "lab"]
     remaining = [m for i, m in enumerate(mentions) if i not in allergies.consumed and not _inside(m, lab_spans)]
-    remaining = drop_class_before_member(text, remaining)
+    remaining = drop_class_beside_member(text, remaining)
 
     slots["demographics"] = find_demographics(text)
     slots["allergies"] = allergies.items
@@ -101,19 +101,20 @@ GENERIC_MEDICATIONS = frozenset({
 _CLASS_AFTER = re.compile(r"^\s*(?:같은|등의|등|,\s*(?:an?|the)|\()?\s*$", re.IGNORECASE)
 
 
-def drop_class_before_member(text: str, mentions: list[Mention]) -> list[Mention]:
+def drop_class_beside_member(text: str, mentions: list[Mention]) -> list[Mention]:
     """"콜레스테롤 약으로 리피토", "a statin called atorvastatin", "a tiotropium inhaler", "옥시코돈 같은
     마약성 진통제": keep the named drug only."""
     dropped = set()
-    for index, mention in enumerate(mentions[:-1]):
-        following = mentions[index + 1]
-        if (mention.slot == "medication" and following.slot == "medication"
-                and mention.name.lower() in GENERIC_MEDICATIONS and following.name.lower() not in GENERIC_MEDICATIONS
-                and _APPOSITION.match(text[mention.end: following.start])):
+    for index, (mention, following) in enumerate(zip(mentions, mentions[1:])):
+        if mention.slot != "medication" or following.slot != "medication":
+            continue
+        first_is_class = mention.name.lower() in GENERIC_MEDICATIONS
+        if first_is_class == (following.name.lower() in GENERIC_MEDICATIONS):
+            continue
+        between = text[mention.end: following.start]
+        if first_is_class and _APPOSITION.match(between):
             dropped.add(index)
-        elif (mention.slot == "medication" and following.slot == "medication"
-                and mention.name.lower() not in GENERIC_MEDICATIONS and following.name.lower() in GENERIC_MEDICATIONS
-                and _CLASS_AFTER.match(text[mention.end: following.start])):
+        elif not first_is_class and _CLASS_AFTER.match(between):
             dropped.add(index + 1)
     return [m for i, m in enumerate(mentions) if i not in dropped]
 

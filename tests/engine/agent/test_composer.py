@@ -1020,7 +1020,8 @@ def test_a_narrower_condition_named_after_the_topic_is_another_condition_but_a_t
 
 
 def test_a_medicines_side_effects_and_interactions_are_also_its_classes_but_not_its_dose():
-    from engine.agent.composer import class_names, question_topic
+    from engine.agent.composer import question_topic
+    from engine.clinical.drug_alerts import class_names
     from engine.text import tokenize
 
     assert class_names("prednisone") == ["corticosteroids", "steroids"]
