@@ -124,7 +124,8 @@ _GENERIC_CUES = {
 # Rest is a measure ("resting the injured area"), not a heart "at rest" nor "the rest of".
 _REST = r"(?<!at )\brest(?:ing)?\b(?! of)"
 _MEANS_CUES = {
-    "diagnosis": r"\btests?\b|\bexam|\bbiops|\bmeasur|\bscreen|\bx-ray|\bscan\b|\breading",
+    "diagnosis": r"\btests?\b|\bexam|\bbiops|\bmeasur|\bscreen|\bx-ray|\bscan\b|\breading|\bcriteri"
+                 r"|\bconsidered to have\b|\b(?:medical|health) history\b",
     "treatment": r"\btherap|\bmedicine|\bmedication|\bsurgery|\bdrugs?\b|\bprescri|\binhaler|\bantibiotic|\binsulin"
                  r"|\bhormone|\bdrink (?:lots|plenty|more|extra)\b|\bapply(?:ing)? (?:ice|heat|an? (?:cold|warm|ice))\b"
                  r"|\bice packs?\b|\blifestyle changes?\b|\bcalori|\bphysical(?:ly)? activ|\bexercis|" + _REST,
@@ -314,6 +315,16 @@ _SYMPTOM_TABLE = re.compile(r"approximate number of patients|human phenotype ont
 _RESEARCH_NOTE = re.compile(r"\b(?:supports?|conducts?|funds?|sponsors?)\b(?:[\s,]+[\w-]+){0,6}[\s,]+research\b"
                             r"|\b(?:research|study|studies|trials?|programs?|projects?)\b[^.;:]{0,200}?\b(?:seeks?|aims?)"
                             r"\s+to\b", re.I)
+# Work still under way ("Scientists are studying the underlying causes of the epilepsies", "Research
+# is ongoing to determine optimal doses", "Significant advances ... continue to be made") answers
+# nothing yet; a finding ("Researchers have found that ...") and a doubt ("More research is
+# needed") are kept.
+_RESEARCH_UNDER_WAY = re.compile(r"^(?:scientists|researchers|investigators)\b(?:\s+\w+){0,2}?\s+(?:are|continue to)\s+"
+                                 r"(?:\w+ly\s+)?(?:study|investigat|improv|test|develop|explor|work|try|look"
+                                 r"|examin|evaluat)\w*"
+                                 r"|^(?:(?:ongoing|current|further|other)\s+)?research\s+(?:is|continues)\s+(?:ongoing|under\s?way)"
+                                 r"|\bresearch (?:is )?focus(?:ed|ing) on\b|\bcontinue to be made\b|^other areas of (?:study|research)\b",
+                                 re.I)
 # An announcement whose list did not follow it says nothing: "There are many things you can do to
 # prevent constipation.", "There are several different types of glaucoma." (with its list joined,
 # "...: eat more fiber; ..." is kept).
@@ -542,7 +553,8 @@ def quotable(text: str) -> bool:
     a heading, a bare list, a pointer elsewhere or a note about the page."""
     text = text.strip()
     if (text.rstrip(".").endswith("?") or _JUNK.search(text) or _ABOUT_THE_PAGE.search(text) or _EMPTY_ANNOUNCEMENT.match(text)
-            or _SYMPTOM_TABLE.search(text) or _RESEARCH_NOTE.search(text) or _RESOURCE_POINTER.match(text)
+            or _SYMPTOM_TABLE.search(text) or _RESEARCH_NOTE.search(text) or _RESEARCH_UNDER_WAY.search(text)
+            or _RESOURCE_POINTER.match(text)
             or has_hangul(text)):
         return False
     if text.isupper() or not text.rstrip().endswith((".", "!", ")", '"')):
