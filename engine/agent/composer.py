@@ -148,7 +148,7 @@ _FACET_CUES: dict[str, re.Pattern] = {
                          re.I),
     "side_effects": re.compile(r"\bside effects?\b|\badverse\b|\breactions?\b|\bsoreness\b|\bredness\b|\bswelling\b"
                               r"|\bitching\b|\bnausea\b|\bdizz|\bdrows|\bheadache\b|\brash\b|\bupset stomach\b", re.I),
-    "interaction": re.compile(r"\binteract|\btogether\b|\bcombin|\bbleed|\bwith (other|another)|\bavoid\b|\bshould not\b"
+    "interaction": re.compile(r"\binteract|\btogether\b|\bcombin\w* with\b|\bin combination\b|\bbe combined\b|\bbleed|\bwith (other|another)|\bavoid\b|\bshould not\b"
                               r"|\bdo not (?:take|use)\b|\bcan harm\b|\bmake \w+ worse\b|\bcaution\b|\bespecially if\b",
                               re.I),
     "what_to_do": re.compile(r"\bcall\b|\bsee (a|your) (doctor|health)|\bseek\b|\bemergency\b|\bright away\b|\b911\b"
@@ -631,12 +631,44 @@ def question_topic(focus: Sequence[str], slots: dict, concepts, kind: str = "") 
     with_condition = kind == "interaction" and framing.medicine_with_condition(slots) is not None
     if kind in MEDICINE_KINDS and _asks_about_a_medicine(slots) and not with_condition:
         items = medicines
-    names = [n for i in items for n in [i.get("name", ""), *(i.get("synonyms") or [])] if n and not has_hangul(n)]
-    if kind in CLASS_WIDE_KINDS:
-        names += [n for i in items if i in medicines for n in class_names(i.get("name", ""))]
+    names = [n for i in items for n in _english_names(i, kind in CLASS_WIDE_KINDS and i in medicines)]
     return Topic({str(i["concept_id"]).upper() for i in items if i.get("concept_id")},
                  [set(tokenize(n)) for n in names if tokenize(n)],
                  medicine=bool(items) and all(i in medicines for i in items))
+
+
+def _english_names(item: dict, with_class: bool) -> list[str]:
+    """An extracted item's English name and synonyms, and with `with_class` its drug classes."""
+    names = [n for n in [item.get("name", ""), *(item.get("synonyms") or [])] if n and not has_hangul(n)]
+    return names + (class_names(item.get("name", "")) if with_class else [])
+
+
+def interaction_parties(slots: dict) -> list[Topic]:
+    """Each medicine and condition an interaction question names, as its own topic."""
+    medicines = _medicines(slots)
+    conditions = [i for i in (slots or {}).get("conditions", []) if isinstance(i, dict) and not i.get("negated")]
+    return [Topic({str(i["concept_id"]).upper()} if i.get("concept_id") else set(),
+                  [set(tokenize(n)) for n in _english_names(i, with_class=i in medicines) if tokenize(n)])
+            for i in medicines + conditions]
+
+
+def of_both(pool: list[Evidence], documents: Sequence, parties: Sequence[Topic], concepts) -> tuple[list[Evidence], int]:
+    """Whether two medicines (or a medicine and a condition) go together is answered by sentences
+    that speak of both: the sentence names one and itself or its page the other ("Tell your provider
+    if you take ... St. John's wort" on the birth-control page). A page on one of them says much
+    else ("There are 5 types of combination birth control pills"). The pool unchanged when no
+    sentence speaks of both. Returns the pool and how many sentences were left out."""
+    if len(parties) < 2:
+        return pool, 0
+
+    def speaks_of_both(item: Evidence) -> bool:
+        doc = documents[item.source - 1] if 0 < item.source <= len(documents) else None
+        named = {n for n, party in enumerate(parties) if party.named_in(item.text, concepts)}
+        on_page = {n for n, party in enumerate(parties) if page_names(doc, party, concepts)}
+        return bool(named) and len(named | on_page) >= 2
+
+    kept = [item for item in pool if speaks_of_both(item)]
+    return (kept, len(pool) - len(kept)) if kept else (pool, 0)
 
 
 def page_names(doc, topic: Topic, concepts) -> bool:
@@ -972,6 +1004,11 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
             pool, silent = about_drinking(pool)
             if silent:
                 decisions.append(f"compose: {silent} sentences left out: they say nothing of alcohol")
+        elif kind == "interaction" and checker.concepts is not None:
+            pool, one_sided = of_both(pool, documents, interaction_parties(slots), checker.concepts)
+            if one_sided:
+                decisions.append(f"compose: {one_sided} sentences left out: they speak of only one of the things "
+                                 f"asked about together")
         pool, adult_only = for_the_young(pool, slots)
         if adult_only:
             decisions.append(f"compose: {adult_only} sentences left out: they speak only of adults, and the "

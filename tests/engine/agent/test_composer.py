@@ -1052,3 +1052,27 @@ def test_a_question_about_drinking_with_a_medicine_quotes_only_what_speaks_of_al
             Evidence(3, "Your kidneys filter waste from drinks and food.", 3)]
     kept, left_out = about_drinking(pool)
     assert [(e.source, e.position) for e in kept] == [(1, 1), (2, 1), (3, 2)] and left_out == 3
+
+
+def test_whether_two_things_go_together_is_answered_by_sentences_that_speak_of_both():
+    from engine.agent.composer import interaction_parties, of_both
+    from engine.agent.support import Evidence
+
+    slots = {"medications": [{"name": "st. john's wort"}, {"name": "birth control pills"}],
+             "conditions": [{"name": "depression", "negated": True}]}
+    parties = interaction_parties(slots)
+    assert len(parties) == 2
+    documents = [Passage("pill", "…", title="What is (are) Birth control pills - combination ?"),
+                 Passage("mood", "…", title="What are the treatments for Depression ?")]
+    pool = [Evidence(1, "There are 5 types of combination birth control pills.", 0),
+            Evidence(1, "Tell your provider if you take any other medicines, such as St. John's wort.", 1),
+            Evidence(2, "St. John's wort can interact unfavorably with other drugs.", 0),
+            Evidence(2, "St. John's wort can make birth control pills work less well.", 1),
+            Evidence(2, "Talk therapy helps many people.", 2)]
+    no_ids = lambda text: set()  # noqa: E731 - the names decide
+    kept, left_out = of_both(pool, documents, parties, no_ids)
+    assert [(e.source, e.position) for e in kept] == [(1, 1), (2, 1)] and left_out == 3
+    alone = [pool[0], pool[2]]
+    assert of_both(alone, documents, parties, no_ids) == (alone, 0)  # nothing speaks of both: nothing left out
+    one = interaction_parties({"medications": [{"name": "warfarin"}]})
+    assert of_both(pool, documents, one, no_ids) == (pool, 0)
