@@ -664,6 +664,9 @@ def test_whether_a_medicine_is_safe_with_a_condition_is_answered_about_both(mini
     assert first_line == lead if language == "en" else first_line.endswith(lead) and "kidney" not in first_line
     sourced = [s.text for s in composition.sentences if s.kind == "sourced"]
     assert any("do not use NSAIDs" in text for text in sourced)
+    # A dose or a use of the medicine alone says nothing of the kidneys.
+    assert not any("every 6 to 8 hours" in text or "reduce fever" in text for text in sourced)
+    assert any("speak of only one of the things asked about together" in d for d in composition.decisions)
 
 
 def test_a_lead_joining_two_topics_agrees_in_number():
