@@ -291,7 +291,8 @@ _JUNK = re.compile(r"https?://|www\.|\b1-800\b|^(see|source|for more|learn more|
 # also at the end of a list run into it ("… Dementia with Lewy bodies More information on each of these
 # conditions is available in …"), and a figure the reader cannot see ("The middle image shows where varicose veins might appear").
 _ABOUT_THE_PAGE = re.compile(r"(?:^|^\w+ )(?:here (?:is|are)\b|this (?:page|section|fact sheet|summary|topic|booklet)\b"
-                             r"|the (?:information|sections?|list) below\b|(?:listed|described) below\b)"
+                             r"|the (?:information|sections?|list) below\b|(?:listed|described) below\b"
+                             r"|(?:these|the following) (?:resources|links|websites|web sites)\b)"
                              r"|^\(?(?:watch|view|see|play) (?:the|this|a) (?:video|animation|slide|figure|picture)"
                              r"|(?:^|\s)more information (?:about|on)\b.*\b(?:is|are|can be) (?:provided|available|found)\b"
                              r"|^(?:in )?(?:the (?:top|middle|bottom|left|right|upper|lower) (?:image|figure|picture|illustration|drawing|panel)"

@@ -246,8 +246,10 @@ def is_bare_list(unit: str) -> bool:
     lead, colon, rest = unit.rstrip(".").partition(": ")
     if colon:
         items = rest.split("; ")
+        # A resource's name may head each title: "Restless Leg Syndrome Foundation: Diagnosis;
+        # Restless Leg Syndrome Foundation: Treatment Options."
         return (len(lead.split()) > 1 and _is_title(lead) and len(items) > 1
-                and all(_is_title(i) for i in items))
+                and all(_is_title(part) for i in items for part in i.split(": ")))
     items = unit.rstrip(".").split("; ")
     return ":" not in unit and len(items) > 1 and all(len(latin_words(i)) <= _MAX_ITEM_WORDS for i in items)
 

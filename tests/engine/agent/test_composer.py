@@ -1079,3 +1079,14 @@ def test_whether_two_things_go_together_is_answered_by_sentences_that_speak_of_b
     assert of_both(alone, documents, parties, no_ids) == (alone, 0)  # nothing speaks of both: nothing left out
     one = interaction_parties({"medications": [{"name": "warfarin"}]})
     assert of_both(pool, documents, one, no_ids) == (pool, 0)
+
+
+def test_a_list_of_a_resource_s_pages_and_a_note_on_resources_are_not_quoted():
+    from engine.agent.composer import quotable
+
+    assert not quotable("Restless Leg Syndrome Foundation: Diagnosis; Restless Leg Syndrome Foundation: Treatment "
+                        "Options.")
+    assert not quotable("These resources from MedlinePlus offer information about the diagnosis and management of "
+                        "various health conditions: Diagnostic Tests; Drug Therapy.")
+    assert quotable("Treatment options include: Medicines; Surgery; Physical therapy.")
+    assert quotable("The following tips can help: wash your hands often; avoid sharing towels.")
