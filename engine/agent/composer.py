@@ -240,6 +240,18 @@ _STATED_SUBJECT = re.compile(r"^(?:\w+\s+){0,3}?(causes?|risk factors?|symptoms?
                              re.I)
 _SUBJECTS = {"cause": "causes", "risk factor": "causes", "symptom": "symptoms", "sign": "symptoms",
              "side effect": "side_effects", "treatment": "treatment"}
+# A list that says it is of another kind answers something else: "Symptoms of menopause include …"
+# is no treatment of hot flashes, "Treatment may include medicines …" no prevention. Symptoms
+# still serve a diagnosis, and risk factors a prevention.
+_LISTS_ANOTHER_KIND = {"treatment": {"symptoms"}, "prevention": {"symptoms", "treatment"},
+                       "causes": {"symptoms", "treatment"}, "symptoms": {"treatment"}, "diagnosis": {"treatment"}}
+
+
+def lists_another_kind(sentence: str, kind: str) -> bool:
+    stated = _STATED_SUBJECT.match(sentence)
+    return bool(stated) and _SUBJECTS[re.sub(r"s$", "", stated.group(1).lower())] in _LISTS_ANOTHER_KIND.get(kind, ())
+
+
 _SIDE_EFFECTS_NAMED = re.compile(r"\bside effects?\b|\badverse\b", re.I)
 # A sentence whose subject is a bare pronoun says something about whatever its passage
 # spoke of before ("However, it is caused by calcium phosphate" is about pseudogout; "Examples of
@@ -854,8 +866,8 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
     asked_topic = asked | set(tokenize(" ".join(topic_terms)))
     relevance = []
     for item, sim in zip(pool, similarity):
-        wrong_side = off_side(item.text, kind, topic_terms) or for_another_condition(
-            item.text, asked_topic | (page_words or {}).get(item.source, set()))
+        wrong_side = (off_side(item.text, kind, topic_terms) or lists_another_kind(item.text, kind)
+                      or for_another_condition(item.text, asked_topic | (page_words or {}).get(item.source, set())))
         bonus = 0.0
         if speaks_to(item.text, kind, food) and not wrong_side:
             bonus = KIND_BONUS if names_the_means(item.text, kind) else GENERIC_KIND_BONUS

@@ -1090,3 +1090,17 @@ def test_a_list_of_a_resource_s_pages_and_a_note_on_resources_are_not_quoted():
                         "various health conditions: Diagnostic Tests; Drug Therapy.")
     assert quotable("Treatment options include: Medicines; Surgery; Physical therapy.")
     assert quotable("The following tips can help: wash your hands often; avoid sharing towels.")
+
+
+@pytest.mark.parametrize("sentence, kind, other", [
+    ("Symptoms of menopause include the following: Hot flashes; Night sweats.", "treatment", True),
+    ("Treatment may include medicines to reduce stomach acids.", "prevention", True),
+    ("Common symptoms of a cold include: Fever; Headache.", "causes", True),
+    ("Symptoms of PCOS include: Infertility; Pelvic pain.", "diagnosis", False),  # symptoms serve a diagnosis
+    ("Risk factors include smoking and being overweight.", "prevention", False),  # and risk factors a prevention
+    ("Treatments for hives include antihistamines.", "treatment", False),
+])
+def test_a_list_of_another_kind_is_on_the_wrong_side(sentence, kind, other):
+    from engine.agent.composer import lists_another_kind
+
+    assert lists_another_kind(sentence, kind) is other
