@@ -665,23 +665,36 @@ def interaction_parties(slots: dict) -> list[Topic]:
             for i in medicines + conditions]
 
 
+# A sentence that speaks of taking something with something else.
+_COMBINING = re.compile(r"\binteract|\btogether\b|\bcombin\w* with\b|\bin combination with\b|\bwith (?:other|another|any)\b"
+                        r"|\b(?:use|take|taking|using|mix|mixing)\b[^.;]{0,40}?\bwith\b", re.I)
+
+
 def of_both(pool: list[Evidence], documents: Sequence, parties: Sequence[Topic], concepts) -> tuple[list[Evidence], int]:
     """Whether two medicines (or a medicine and a condition) go together is answered by sentences
     that speak of both: the sentence names one and itself or its page the other ("Tell your provider
     if you take ... St. John's wort" on the birth-control page). A page on one of them says much
-    else ("There are 5 types of combination birth control pills"). The pool unchanged when no
-    sentence speaks of both. Returns the pool and how many sentences were left out."""
+    else ("There are 5 types of combination birth control pills"). When no sentence speaks of both,
+    one that names one of them and speaks of taking it with something may still answer ("DO NOT use
+    these drugs with nitroglycerin" on the erectile-dysfunction page); a dose instruction or another
+    warning does not ("Do not take a double dose", "Children should not take tetracycline").
+    Returns the pool and how many sentences were left out."""
     if len(parties) < 2:
         return pool, 0
 
-    def speaks_of_both(item: Evidence) -> bool:
+    def named(item: Evidence) -> tuple[set[int], set[int]]:
         doc = documents[item.source - 1] if 0 < item.source <= len(documents) else None
-        named = {n for n, party in enumerate(parties) if party.named_in(item.text, concepts)}
-        on_page = {n for n, party in enumerate(parties) if page_names(doc, party, concepts)}
-        return bool(named) and len(named | on_page) >= 2
+        return ({n for n, party in enumerate(parties) if party.named_in(item.text, concepts)},
+                {n for n, party in enumerate(parties) if page_names(doc, party, concepts)})
+
+    def speaks_of_both(item: Evidence) -> bool:
+        in_text, on_page = named(item)
+        return bool(in_text) and len(in_text | on_page) >= 2
 
     kept = [item for item in pool if speaks_of_both(item)]
-    return (kept, len(pool) - len(kept)) if kept else (pool, 0)
+    if not kept:
+        kept = [item for item in pool if named(item)[0] and _COMBINING.search(item.text)]
+    return kept, len(pool) - len(kept)
 
 
 def page_names(doc, topic: Topic, concepts) -> bool:
@@ -986,7 +999,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
         decisions.append(f"compose: a long message; sentences scored against its focus ({len(focus)} concepts) "
                          f"and question kind")
     chosen: list[tuple[Evidence, float]] = []
-    no_medicine_page = False
+    no_medicine_page = not_together = False
     medicine = asked.medicine or kind in MEDICINE_KINDS
     food = asks_about_food(question)
     reading = Reading(kind, medicine, food)
@@ -1022,6 +1035,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
             if one_sided:
                 decisions.append(f"compose: {one_sided} sentences left out: they speak of only one of the things "
                                  f"asked about together")
+                not_together = not pool
         pool, adult_only = for_the_young(pool, slots)
         if adult_only:
             decisions.append(f"compose: {adult_only} sentences left out: they speak only of adults, and the "
@@ -1078,6 +1092,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     sourced = [s for e, s in sorted(backed, key=lambda pair: order[id(pair[0])])]
     if not sourced:
         lead_text = (texts["no_medicine_page"].format(name=topic) if no_medicine_page and topic
+                     else texts["not_together"].format(name=topic) if not_together and topic
                      else texts["unrecognised"] if unrecognised else texts["nothing"])
     lead = Support(lead_text, kind=NOTICE)
     closing = Support(texts["disclaimer"], kind=NOTICE)

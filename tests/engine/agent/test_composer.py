@@ -669,6 +669,17 @@ def test_whether_a_medicine_is_safe_with_a_condition_is_answered_about_both(mini
     assert any("speak of only one of the things asked about together" in d for d in composition.decisions)
 
 
+def test_two_medicines_no_source_speaks_of_together_get_a_notice_saying_so(minilm):
+    lisinopril = Passage("lisinopril", "Lisinopril controls high blood pressure but does not cure it. Do not take a "
+                         "double dose to make up for a missed one.", title="How should Lisinopril be used ?")
+    slots = {"medications": [{"name": "naproxen", "asked_about": True}, {"name": "lisinopril", "asked_about": True}]}
+    by_name = lambda text: set()  # noqa: E731 - no concept ids: the names decide
+    composition = compose(question="Can I take naproxen with lisinopril?", language="en", slots=slots,
+                          documents=[lisinopril], checker=SupportChecker(minilm, by_name))
+    assert not [s for s in composition.sentences if s.kind == "sourced"]
+    assert "no passage that speaks of naproxen and lisinopril together" in composition.text
+
+
 def test_a_lead_joining_two_topics_agrees_in_number():
     assert lead_text("treatment", "asthma and eczema", "en") == "How asthma and eczema are treated, according to the sources:"
     assert lead_text("treatment", "asthma", "en") == "How asthma is treated, according to the sources:"
@@ -1075,8 +1086,11 @@ def test_whether_two_things_go_together_is_answered_by_sentences_that_speak_of_b
     no_ids = lambda text: set()  # noqa: E731 - the names decide
     kept, left_out = of_both(pool, documents, parties, no_ids)
     assert [(e.source, e.position) for e in kept] == [(1, 1), (2, 1)] and left_out == 3
-    alone = [pool[0], pool[2]]
-    assert of_both(alone, documents, parties, no_ids) == (alone, 0)  # nothing speaks of both: nothing left out
+    # When nothing speaks of both, a sentence on taking one of them with something else may still answer;
+    # a dose instruction or another warning does not, and then nothing is left to quote.
+    alone = [pool[0], pool[2], Evidence(1, "Do not take a double dose of birth control pills.", 2)]
+    assert of_both(alone, documents, parties, no_ids) == ([pool[2]], 2)
+    assert of_both([pool[0], alone[2]], documents, parties, no_ids) == ([], 2)
     one = interaction_parties({"medications": [{"name": "warfarin"}]})
     assert of_both(pool, documents, one, no_ids) == (pool, 0)
 
