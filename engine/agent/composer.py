@@ -314,7 +314,7 @@ _ABOUT_THE_PAGE = re.compile(r"(?:^|^\w+ )(?:here (?:is|are)\b|this (?:page|sect
 # emergency room." and "Visit your doctor ..." are advice and stay (case matters here); so is one in
 # brackets ("(For a sample plan, go to the National Heart, Lung, and Blood Institute's ...)"). So is
 # a pointer to a list or a database ("Check NCI's list of cancer clinical trials for …").
-_RESOURCE_POINTER = re.compile(r"^(?:\((?:[Ff]or [^,)]{1,40}, )?)?(?:Go to|Visit|go to|visit)\s+(?:the\s+|our\s+)?"
+_RESOURCE_POINTER = re.compile(r"^(?:\((?:[Ff]or [^,)]{1,40}, )?)?(?:Please\s+)?(?:Go to|Visit|go to|visit)\s+(?:the\s+|our\s+)?"
                                r"(?:[A-Z\"]|website\b|link\b)"
                                r"|^(?:Check|Search|Browse)\s+(?:the\s+)?(?:[A-Z][\w-]*'s\s+)?(?:list|database|directory|website)\b")
 # The rare-disease pages' symptom tables (a list of phenotype terms with frequencies) and the

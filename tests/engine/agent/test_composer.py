@@ -1095,13 +1095,16 @@ def test_whether_two_things_go_together_is_answered_by_sentences_that_speak_of_b
     assert of_both(pool, documents, one, no_ids) == (pool, 0)
 
 
-def test_a_list_of_a_resource_s_pages_and_a_note_on_resources_are_not_quoted():
+def test_a_resource_s_list_of_pages_a_note_on_resources_and_a_polite_pointer_are_not_quoted():
     from engine.agent.composer import quotable
 
     assert not quotable("Restless Leg Syndrome Foundation: Diagnosis; Restless Leg Syndrome Foundation: Treatment "
                         "Options.")
     assert not quotable("These resources from MedlinePlus offer information about the diagnosis and management of "
                         "various health conditions: Diagnostic Tests; Drug Therapy.")
+    assert not quotable("Please visit the Center for Disease Control and Prevention's Web site for a more "
+                        "comprehensive list of symptoms.")
+    assert quotable("Please visit your doctor if the rash spreads.")
     assert quotable("Treatment options include: Medicines; Surgery; Physical therapy.")
     assert quotable("The following tips can help: wash your hands often; avoid sharing towels.")
 
