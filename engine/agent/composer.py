@@ -135,6 +135,8 @@ _MEANS_CUES = {
 _NAMES_MEANS = {name: re.compile(means, re.I) for name, means in _MEANS_CUES.items()}
 # "Early symptoms of dementia can include: Difficulty performing tasks …" lists what it names.
 _LISTS = re.compile(r"\b(?:include|includes|including|are|such as)\s*:", re.I)
+# Two things combined ("combined with", "in combination"), not a pill that combines two hormones.
+_COMBINED = r"\bcombin\w* with\b|\bin combination\b|\bbe combined\b"
 _FACET_CUES: dict[str, re.Pattern] = {
     "definition": re.compile(r"\b(is|are) (a|an|the|one|when)\b|\brefers? to\b|\bmeans?\b|\bis called\b", re.I),
     "causes": re.compile(r"\b(is|are|be|often|usually|mostly) caused\b|\bcauses? of\b|\bdue to\b|\bbecause\b"
@@ -148,9 +150,9 @@ _FACET_CUES: dict[str, re.Pattern] = {
                          re.I),
     "side_effects": re.compile(r"\bside effects?\b|\badverse\b|\breactions?\b|\bsoreness\b|\bredness\b|\bswelling\b"
                               r"|\bitching\b|\bnausea\b|\bdizz|\bdrows|\bheadache\b|\brash\b|\bupset stomach\b", re.I),
-    "interaction": re.compile(r"\binteract|\btogether\b|\bcombin\w* with\b|\bin combination\b|\bbe combined\b|\bbleed|\bwith (other|another)|\bavoid\b|\bshould not\b"
-                              r"|\bdo not (?:take|use)\b|\bcan harm\b|\bmake \w+ worse\b|\bcaution\b|\bespecially if\b",
-                              re.I),
+    "interaction": re.compile(rf"\binteract|\btogether\b|{_COMBINED}|\bbleed|\bwith (other|another)|\bavoid\b"
+                              r"|\bshould not\b|\bdo not (?:take|use)\b|\bcan harm\b|\bmake \w+ worse\b|\bcaution\b"
+                              r"|\bespecially if\b", re.I),
     "what_to_do": re.compile(r"\bcall\b|\bsee (a|your) (doctor|health)|\bseek\b|\bemergency\b|\bright away\b|\b911\b"
                              r"|\bhealth care provider\b|\bshould\b|\bremove\b|\bdrink\b|" + _REST, re.I),
 }
@@ -335,9 +337,9 @@ _RESEARCH_NOTE = re.compile(r"\b(?:supports?|conducts?|funds?|sponsors?)\b(?:[\s
 _RESEARCH_UNDER_WAY = re.compile(r"^(?:scientists|researchers|investigators)\b(?:\s+\w+){0,2}?\s+(?:are|continue to)\s+"
                                  r"(?:\w+ly\s+)?(?:study|investigat|improv|test|develop|explor|work|try|look"
                                  r"|examin|evaluat)\w*"
-                                 r"|^(?:(?:ongoing|current|further|other)\s+)?research\s+(?:is|continues)\s+(?:ongoing|under\s?way)"
-                                 r"|\bresearch (?:is )?focus(?:ed|ing) on\b|\bcontinue to be made\b|^other areas of (?:study|research)\b",
-                                 re.I)
+                                 r"|^(?:(?:ongoing|current|further|other)\s+)?research\s+(?:is|continues)\s+"
+                                 r"(?:ongoing|under\s?way)|\bresearch (?:is )?focus(?:ed|ing) on\b|\bcontinue to be made\b"
+                                 r"|^other areas of (?:study|research)\b", re.I)
 # An announcement whose list did not follow it says nothing: "There are many things you can do to
 # prevent constipation.", "There are several different types of glaucoma." (with its list joined,
 # "...: eat more fiber; ..." is kept).
@@ -666,7 +668,7 @@ def interaction_parties(slots: dict) -> list[Topic]:
 
 
 # A sentence that speaks of taking something with something else.
-_COMBINING = re.compile(r"\binteract|\btogether\b|\bcombin\w* with\b|\bin combination with\b|\bwith (?:other|another|any)\b"
+_COMBINING = re.compile(rf"\binteract|\btogether\b|{_COMBINED}|\bwith (?:other|another|any)\b"
                         r"|\b(?:use|take|taking|using|mix|mixing)\b[^.;]{0,40}?\bwith\b", re.I)
 
 
