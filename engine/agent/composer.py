@@ -249,9 +249,14 @@ _LISTS_ANOTHER_KIND = {"treatment": {"symptoms"}, "prevention": {"symptoms", "tr
                        "causes": {"symptoms", "treatment"}, "symptoms": {"treatment"}, "diagnosis": {"treatment"}}
 
 
-def lists_another_kind(sentence: str, kind: str) -> bool:
+def _stated_kind(sentence: str) -> str:
+    """The kind a sentence says it lists ("Other causes of fever include …" → causes), or ""."""
     stated = _STATED_SUBJECT.match(sentence)
-    return bool(stated) and _SUBJECTS[re.sub(r"s$", "", stated.group(1).lower())] in _LISTS_ANOTHER_KIND.get(kind, ())
+    return _SUBJECTS[re.sub(r"s$", "", stated.group(1).lower())] if stated else ""
+
+
+def lists_another_kind(sentence: str, kind: str) -> bool:
+    return _stated_kind(sentence) in _LISTS_ANOTHER_KIND.get(kind, ())
 
 
 _SIDE_EFFECTS_NAMED = re.compile(r"\bside effects?\b|\badverse\b", re.I)
@@ -363,8 +368,13 @@ def question_kind(text: str) -> str:
     return next((kind for kind in _KIND_ORDER if kind in found), "definition")
 
 
+def _affirmed(slots: dict, key: str) -> list[dict]:
+    """The slot's extracted items the text does not negate."""
+    return [i for i in (slots or {}).get(key, []) if isinstance(i, dict) and not i.get("negated")]
+
+
 def _medicines(slots: dict) -> list[dict]:
-    return [i for i in (slots or {}).get("medications", []) if isinstance(i, dict) and not i.get("negated")]
+    return _affirmed(slots, "medications")
 
 
 def _asks_about_a_medicine(slots: dict) -> bool:
@@ -491,9 +501,8 @@ def facet(sentence: str, kind: str = "", medicine: bool = False, food: bool = Fa
     opening = _PURPOSE.match(sentence)
     if opening:
         return next(name for name, verbs in _PURPOSE_VERBS.items() if opening.group(1).lower() in verbs)
-    stated = _STATED_SUBJECT.match(sentence)
-    if stated:
-        name = _SUBJECTS[re.sub(r"s$", "", stated.group(1).lower())]
+    name = _stated_kind(sentence)
+    if name:
         return "side_effects" if name == "symptoms" and medicine else name
     if kind in _FACET_CUES and speaks_to(sentence, kind, food):
         return kind
@@ -640,7 +649,7 @@ def question_topic(focus: Sequence[str], slots: dict, concepts, kind: str = "") 
     atorvastatin cause muscle pain?" is about atorvastatin, not about any cause of muscle pain)."""
     if focus:
         return Topic(set().union(*(concepts(name) for name in focus)), [set(tokenize(f)) for f in focus if tokenize(f)])
-    items = [i for key in TOPIC_SLOTS for i in (slots or {}).get(key, []) if isinstance(i, dict) and not i.get("negated")]
+    items = [i for key in TOPIC_SLOTS for i in _affirmed(slots, key)]
     medicines = _medicines(slots)
     # Whether a medicine is safe with a condition is about both ("NSAIDs can harm your kidneys").
     with_condition = kind == "interaction" and framing.medicine_with_condition(slots) is not None
@@ -661,10 +670,9 @@ def _english_names(item: dict, with_class: bool) -> list[str]:
 def interaction_parties(slots: dict) -> list[Topic]:
     """Each medicine and condition an interaction question names, as its own topic."""
     medicines = _medicines(slots)
-    conditions = [i for i in (slots or {}).get("conditions", []) if isinstance(i, dict) and not i.get("negated")]
     return [Topic({str(i["concept_id"]).upper()} if i.get("concept_id") else set(),
                   [set(tokenize(n)) for n in _english_names(i, with_class=i in medicines) if tokenize(n)])
-            for i in medicines + conditions]
+            for i in medicines + _affirmed(slots, "conditions")]
 
 
 # A sentence that speaks of taking something with something else.
@@ -684,18 +692,12 @@ def of_both(pool: list[Evidence], documents: Sequence, parties: Sequence[Topic],
     if len(parties) < 2:
         return pool, 0
 
-    def named(item: Evidence) -> tuple[set[int], set[int]]:
-        doc = documents[item.source - 1] if 0 < item.source <= len(documents) else None
-        return ({n for n, party in enumerate(parties) if party.named_in(item.text, concepts)},
-                {n for n, party in enumerate(parties) if page_names(doc, party, concepts)})
-
-    def speaks_of_both(item: Evidence) -> bool:
-        in_text, on_page = named(item)
-        return bool(in_text) and len(in_text | on_page) >= 2
-
-    kept = [item for item in pool if speaks_of_both(item)]
+    on_page = {source: {n for n, party in enumerate(parties) if page_names(documents[source - 1], party, concepts)}
+               for source in {item.source for item in pool} if 0 < source <= len(documents)}
+    in_text = [{n for n, party in enumerate(parties) if party.named_in(item.text, concepts)} for item in pool]
+    kept = [item for item, named in zip(pool, in_text) if named and len(named | on_page.get(item.source, set())) >= 2]
     if not kept:
-        kept = [item for item in pool if named(item)[0] and _COMBINING.search(item.text)]
+        kept = [item for item, named in zip(pool, in_text) if named and _COMBINING.search(item.text)]
     return kept, len(pool) - len(kept)
 
 
