@@ -104,31 +104,33 @@ QTYPE_CUES: tuple[tuple[str, str], ...] = (
                        r"at risk|risk factors?|who (?:gets|is likely|tends)|likely to get|(?:could|will|might) i get"),
     ("prevention", r"예방|안\s*(?:오게|생기게|걸리게)|(?:안|않)\s*(?:생기|걸리|오|하)려면|재발\s*(?:안|방지|을?\s*막)|"
                    r"위험\s*(?:을|를)?\s*(?:줄이|줄일|낮추|낮출)|"
-                   r"(?:걸리|생기)지\s*않|막으려면|어떻게\s*(?:하면\s*)?막|백신|예방\s*접종|"
+                   r"(?:걸리|생기)지\s*않|지\s*않게|안\s*(?:걸리|생기)는|막으려면|어떻게\s*(?:하면\s*)?막|백신|예방\s*접종|"
                    r"prevent|avoid|keep (?:.{1,20} )?from|stop .{1,20} coming back|(?:don't|doesn't|won't) come back|"
                    r"stop getting|stop (?:.{1,20} )?from (?:getting|catching)|protect (?:\w+ ){0,2}(?:from|against)|vaccin|"
                    r"(?:lower|reduce|decrease|cut)\s+(?:[\w']+\s+){0,2}?(?:risk|chance)"),
-    ("exams and tests", r"진단|검사|알아보|diagnos|test(?:s|ed|ing)?\b|\bscreen|check(?:ed)? for|"
+    ("exams and tests", r"진단(?!\s*(?:을|를)?\s*받았)|검사|알아보|diagnos(?!ed (?:with|as)\b)|test(?:s|ed|ing)?\b|\bscreen|check(?:ed)? for|"
                         r"\bscans?\b|x-?rays?\b|\bmri\b|ultrasound"),
     ("outlook", r"예후|완치|생존율|회복|얼마나\s*(?:가|오래|살)|진행되면|다\s*낫|낫나|낫는\s*데|나을\s*수|재발|"
                 r"outlook|prognosis|surviv|recover|cured?\b|how long does|go away|progress|come back|recur|life expectancy|how long (?:will|can|do)"),
-    ("causes", r"원인|이유|왜\s*(?:생|걸|오|그런|이런|높|나)|때문인가|cause[sd]?\b|why (?:do|does|did|is|am)|reason|trigger|"
-               r"what makes\b|where does .{1,30} come from"),
+    ("causes", r"원인|이유|왜\s*(?:생|걸|오|그런|이런|높|나)|(?<![가-힣])왜(?![가-힣])|때문인가|(?:뭐|무엇|무슨\s*일)\s*때문|"
+               r"때문에\s*(?:생기|생겨|그런|와|오|나|걸)|cause[sd]?\b|why (?:do|does|did|is|am)|reason|trigger|"
+               r"what makes\b|\bmakes? (?:you|me|people|him|her)\b|where does .{1,30} come from"),
     # "어떻게 알 수 있어요?" asks, as "how can I tell if" does, how it shows, unless a test is asked for
     # ("통풍인지 어떻게 알아요 검사 해야되나요").
     ("symptoms", r"증상|증세|징후|전조|느낌|^(?!.*(?:검사|진단)).*?어떻게\s*알|symptoms?|signs?\b|feels? like|"
                  r"how does it feel|"
                  r"how (?:can|do|would) (?:i|you|we) (?:tell|know) if"),
     ("considerations", r"(?:뭘|뭐|무엇을)\s*먹(?:어야|으면)|음식|식단|식이|대처|어떻게\s*해야|어떻게\s*하(?:죠|지|면\s*좋)|어떡|"
-                       r"해야\s*(?:하나요|할까요|돼요|되나요)|가야\s*(?:하|할|돼|되)|"
+                       r"해야\s*(?:하나요|할까요|돼요|되나요)|가야\s*(?:하|할|돼|되)|응급\s*처치|first aid|"
                        r"what (?:should|do|can) (?:i|we) (?:eat|do)|what to (?:do|eat)|should (?:i|we) (?:go|see|call)|"
                        r"do (?:i|we) need (?:to see|to go|a doctor)|"
                        r"diet\b|foods?\b"),
-    ("treatment", r"치료|낫게|고치|수술|약\s*(?:있|먹어야|꼭)|치료제|(?:좋은|먹는|무슨|어떤)\s*약|(?:뭐가|무엇이|어떤\s*게)\s*좋|"
+    ("treatment", r"치료|낫게|낫는\s*(?:방법|법)|고치|수술|약\s*(?:있|먹어야|꼭)|치료제|(?:좋은|먹는|무슨|어떤)\s*약|(?:뭐가|무엇이|어떤\s*게)\s*좋|"
                   r"어떻게\s*관리|없애|없앨|어떻게\s*하면[^?.!]{0,10}(?:나아|낫|나을)|(?:take|use)\b.{0,15}\bfor\b|"
                   r"treat|therap|cure|(?:medicines?|medications?|drugs?|pills?)\b.{0,20}\b(?:to|for)\b|surgery|manage|"
                   r"get rid of|what helps\b(?!\s+(?:to\s+)?(?:prevent|avoid|stop|lower|reduce))|helps? (?:with|for)\b|relie(?:f|ve)"),
-    ("information", r"뭐예요|뭐에요|뭔가요|무엇인가요|이란|란\s*뭐|what (?:is|are)\b|what's|\bmeans?\b"),
+    ("information", r"뭐예요|뭐에요|뭔가요|뭔지|뭐죠|무엇인가요|무엇입니까|이란|란\s*뭐|(?:무슨|어떤)\s*(?:병|질환|질병)|설명해|"
+                    r"what (?:exactly )?(?:is|are)\b|what's|\bmeans?\b|\bexplain\b|tell me about"),
 )
 _CUE_PATTERNS = tuple((qtype, re.compile(cue, re.IGNORECASE)) for qtype, cue in QTYPE_CUES)
 # Drug questions and condition questions use different question types.

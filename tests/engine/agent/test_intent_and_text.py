@@ -81,6 +81,26 @@ def test_guard_signals():
     assert question_kinds("How do I stop my child from getting lice?") == {"prevention"}
 
 
+def test_everyday_phrasings_ask_their_kind():
+    from engine.knowledge.questions import question_kinds
+
+    assert question_kinds("왜 자꾸 두드러기가 나요") == {"causes"}
+    assert question_kinds("비염은 뭐 때문에 생기나요") == {"causes"}
+    assert question_kinds("왜소증이 뭐예요?") == {"definition"}  # 왜 inside a word asks no cause
+    assert question_kinds("Does lisinopril make you cough?") == {"causes"}
+    assert question_kinds("무좀 빨리 낫는 방법 있나요") == {"treatment"}
+    assert question_kinds("뼈가 약해지지 않게 하려면요?") == {"prevention"}
+    assert question_kinds("식중독 안 걸리는 방법") == {"prevention"}
+    assert question_kinds("화상 입었을 때 응급처치는?") == {"what_to_do"}
+    assert question_kinds("What is the first aid for a burn?") == {"what_to_do"}
+    # Having been diagnosed is a fact about the asker, not a question about the tests.
+    assert question_kinds("I was just diagnosed with gout, what is it?") == {"definition"}
+    assert question_kinds("통풍 진단을 받았는데 어떤 병이에요?") == {"definition"}
+    assert question_kinds("How is gout diagnosed?") == {"diagnosis"}
+    assert question_kinds("Can you explain what lupus is?") == {"definition"}
+    assert question_kinds("천식은 어떤 질환이에요") == {"definition"}
+
+
 def test_korean_sentences_keep_their_own_punctuation_when_split():
     from engine.text import split_answer_sentences
 
