@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from engine.clinical.allergies import ALLERGY_WORDS, find_allergies
 from engine.clinical.demographics import find_demographics
+from engine.clinical.drug_alerts import class_names
 from engine.clinical.lexicon import IGNORE, load_lexicon
 from engine.clinical.measurements import load_specs
 from engine.clinical.mentions import Mention, find_mentions
@@ -59,7 +60,7 @@ class KoreanConceptExpander:
 class PackConceptFinder:
     """Concept mentions of any text (Korean, English, mixed) for query translation
     (`engine.knowledge.translation.ConceptFinder`): English name, synonyms, slot, span,
-    negation. Korean synonyms are left out: the knowledge base is English. Beyond the
+    negation, and a medicine's drug classes. Korean synonyms are left out: the knowledge base is English. Beyond the
     lexicon, a drug written in Hangul is found by its sound (engine.clinical.transliteration)
     and a long Korean name with one letter wrong by its spelling (engine.clinical.misspelling)."""
 
@@ -93,7 +94,8 @@ class PackConceptFinder:
             synonyms = [s for s in (concept.synonyms if concept else []) if not has_hangul(s)]
             out.append({"name": mention.name, "synonyms": synonyms[: self.synonyms], "slot": mention.slot,
                         "start": mention.start, "end": mention.end, "negated": mention.negated,
-                        "text": mention.text, "allergy": mention.start in allergic})
+                        "text": mention.text, "allergy": mention.start in allergic,
+                        "classes": class_names(mention.name) if mention.slot == "medication" else []})
         return out
 
     def _beyond_lexicon(self, text: str, mentions: list[Mention]) -> list[Mention]:

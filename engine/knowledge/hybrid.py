@@ -229,9 +229,10 @@ class HybridRetriever:
         searched as written (no translator, no concept found, an English question)."""
         if self.translator is None or not query.strip():
             return None
-        if not (_mostly_hangul(query) or ENGLISH_QUESTIONS or is_clinical_case(query)):
-            return None  # searched as written: no concept lookup, no added time
-        return self.translator.plan(query, self.kb)
+        if _mostly_hangul(query) or ENGLISH_QUESTIONS or is_clinical_case(query):
+            return self.translator.plan(query, self.kb)
+        plan = self.translator.plan(query, self.kb)
+        return plan if plan is not None and plan.by_class else None  # else searched as written
 
     def rank(self, query: str, *, mode: str = "hybrid", k: int = 10, profile: Any = None,
              expand: bool = True) -> Ranking:
@@ -256,7 +257,7 @@ class HybridRetriever:
         as fast as plain ones."""
         timings: dict[str, float] = {}
         hangul = _mostly_hangul(query)
-        focus_only = hangul or plan.message
+        focus_only = hangul or plan.message or plan.by_class
         english_weight = 1.0 if focus_only else ENGLISH_SUBQUERY_WEIGHT
         want_bm25 = mode in ("bm25", "hybrid") and self.use_bm25 and self.kb.size > 0
         want_dense = mode in ("dense", "hybrid") and self.use_dense and self.kb.size > 0

@@ -74,6 +74,10 @@ _COMBINATION_GAP = re.compile(r"^\s*(?:and|&|\+|/|,|및|과|와|랑|하고)?\s*$
 _FOCUS_SLOTS = ("condition", "medication")
 _ALLERGY_WORDS = {"allergy", "allergies", "anaphylaxis"}
 MAX_SUBQUERIES = 4
+# What holds for a drug class holds for its members (its side effects and precautions, not its
+# dose): a medicine the knowledge base has no page on is also searched by its class's page
+# ("Antidepressants" for sertraline).
+_CLASS_WIDE_QTYPES = ("side effects", "precautions")
 # Documents that also answer a question type: a drug's safety question is answered by its
 # side effects and warnings too; MedQuAD's genetics pages split inheritance in two.
 RELATED_QTYPES = {
@@ -101,6 +105,7 @@ class SubQuery:
     shown: str
     weight: float = 1.0
     terms: list[str] = field(default_factory=list)
+    by_class: bool = False  # the page of the asked medicine's drug class
 
     @property
     def bm25_text(self) -> str:
@@ -122,6 +127,9 @@ class QueryPlan:
     boost_keys: list[str] = field(default_factory=list)
     related_qtypes: list[str] = field(default_factory=list)
     facts: list[str] = field(default_factory=list)
+    # A medicine the knowledge base has no page on, asked about by its class's page: searched, as a
+    # Korean question is, by the plan alone (the question as written finds other medicines' pages).
+    by_class: bool = False
 
     @property
     def english(self) -> str:
@@ -237,6 +245,8 @@ class QueryTranslator:
                 subqueries.append(SubQuery(text, names, qtype, shown, terms=names[: 1 + self.synonyms]))
             if own:
                 boost_keys += self._group_pages(own, groups, is_drug)
+            elif is_drug and kb is not None:
+                subqueries += self._class_page(mention, [q for q in types if q in _CLASS_WIDE_QTYPES], focus_keys)
             if is_drug:
                 for allergen in self._unique([m for m in allergic if m["slot"] in ("medication", "allergen")])[:1]:
                     subqueries.append(SubQuery(f"{allergen['name']} allergy", [allergen["name"]], None,
@@ -249,13 +259,26 @@ class QueryTranslator:
         if not subqueries:
             return None
         related = [r for q in qtypes for r in RELATED_QTYPES.get(q, ()) if r not in qtypes]
+        by_class = any(s.by_class for s in subqueries[:MAX_SUBQUERIES])
+        if by_class:  # a class's overview page speaks of its members' side effects and cautions
+            related.append("information")
         facts = [m["name"] for m in self._unique(mentions) if message and m["name"] not in focus_names
                  and m not in allergic and m["slot"] in ("condition", "medication")
                  and m["name"] not in _ALLERGY_WORDS and not _has_hangul(m["name"])]
         return QueryPlan(query, subqueries[:MAX_SUBQUERIES], qtypes, focus_keys, message, len(sentences) >= 3,
                          list(dict.fromkeys(k for k in boost_keys if k not in focus_keys)),
                          list(dict.fromkeys(related)) if drug_question or "inheritance" in qtypes else [],
-                         facts[:4])
+                         facts[:4], by_class=by_class)
+
+    def _class_page(self, mention: Mapping, qtypes: list[str], focus_keys: list[str]) -> list[SubQuery]:
+        """Searches of the page on the medicine's drug class for the class-wide question types."""
+        page = self.index.best_focus(list(mention.get("classes") or []), qtypes) if qtypes else None
+        if page is None:
+            return []
+        focus_keys.append(page)
+        answered = {d.qtype for d in self.index.by_focus.get(page, [])}
+        return [SubQuery(question_form(q, page) if q in answered else f"{page} {label(q)}", [page], q,
+                         f"{page} {label(q)}", terms=[page], by_class=True) for q in qtypes]
 
     def _allergic(self, mentions: Sequence[Mapping], sentences: list[tuple[int, int, str]]) -> list[Mapping]:
         """Mentions stated as the patient's allergies: as the concept finder marks them,

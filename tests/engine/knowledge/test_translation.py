@@ -118,6 +118,8 @@ TINY = [
      "sleeping."),
     ("t/13", "What are the symptoms of Kawasaki Disease ?", "Fever for five days, red eyes, red cracked lips."),
     ("t/14", "What are the symptoms of Secondary Glomerular Disease ?", "Foamy urine and swelling."),
+    ("t/15", "Do you have information about Antidepressants ?", "Antidepressants may cause mild side effects "
+     "such as headache, nausea and sleep problems."),
 ]
 
 
@@ -194,3 +196,16 @@ def test_a_paraphrase_asks_the_same_kinds(question, paraphrase):
     from engine.knowledge.questions import question_kinds
 
     assert question_kinds(question) == question_kinds(paraphrase) != frozenset()
+
+
+@pytest.mark.parametrize("query", ["What are the side effects of sertraline?", "서트랄린 부작용 있어요?"])
+def test_a_medicine_without_a_page_is_searched_by_its_class_page(tiny_retriever, query):
+    ranking = tiny_retriever.rank(query, k=3)
+    assert ranking.plan is not None and ranking.plan.by_class
+    assert "antidepressants" in ranking.plan.focus_keys
+    assert ranking.doc_ids[0] == "t/15"
+
+
+def test_a_medicine_with_a_page_is_not_searched_by_its_class(tiny_retriever):
+    ranking = tiny_retriever.rank("What are the side effects of phentermine?", k=3)
+    assert ranking.plan is None and ranking.doc_ids[0] == "t/12"
