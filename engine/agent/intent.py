@@ -92,6 +92,24 @@ def complexity_by_rules(count: int, length: int) -> str:
     return "complex"
 
 
+# What asks something: a question mark, a question word or a Korean asking ending.
+_ASKS = re.compile(r"[?？]|\b(?:what|how|why|when|where|which|who|can|could|should|is it|do i|does)\b|"
+                   r"어떻게|어떡|왜|뭐|무엇|무슨|언제|어디|얼마나|(?:나요|까요|가요|는지|인가|되나|돼요|되요)\s*[.!]*\s*$", re.I)
+
+
+def asks_something(text: str) -> bool:
+    return bool(_ASKS.search(text))
+
+
+def settle(rules: Intent, labelled: Intent, text: str) -> Intent:
+    """The model's label for a message the rules were unsure of, except that a message that asks
+    something is never small talk: a tiny model labelled "귀지가 꽉 막힌 것 같은데 어떻게 빼요?"
+    small talk, and the asker was told "네, 알겠습니다" with nothing looked up."""
+    if labelled.needs_retrieval or not asks_something(text):
+        return labelled
+    return Intent("question", True, rules.complexity, True)
+
+
 def classify_with_llm(llm, text: str) -> Intent:
     """Ask the classify model for one label (grammar-constrained); raises ModelOutputError."""
     label = llm.classify(

@@ -10,7 +10,7 @@ answer whichever draft is shown.
 from __future__ import annotations
 
 from engine.clinical.slot_model import SLOT_LISTS, empty_slots
-from engine.agent.intent import Intent, classify_by_rules, classify_with_llm
+from engine.agent.intent import Intent, asks_something, classify_by_rules, classify_with_llm, settle
 from engine.agent.services import AgentServices
 from engine.clinical.assertion import asks_something
 from engine.clinical.red_flags import guidance_messages
@@ -133,8 +133,9 @@ def plan_retrieval(state: TurnState, services: AgentServices) -> dict:
         source = "rules-fallback"
     elif not intent.sure:
         try:
-            intent = classify_with_llm(services.llm, state.text)
-            source = "llm"
+            labelled = classify_with_llm(services.llm, state.text)
+            source = "llm" if labelled.needs_retrieval or not asks_something(state.text) else "rules (asks something)"
+            intent = settle(intent, labelled, state.text)
         except (ModelOutputError, ModelUnavailable) as exc:
             services.log.append(f"plan_retrieval: LLM label rejected ({exc}); kept the rule result")
             intent = Intent(intent.intent, intent.needs_retrieval, intent.complexity, True)

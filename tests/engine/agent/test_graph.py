@@ -155,6 +155,13 @@ def test_unsure_rules_ask_the_llm_and_fall_back_on_bad_output():
     assert result["trace"]["intent_source"] == "rules-fallback"
 
 
+def test_a_question_the_model_labels_small_talk_is_still_looked_up():
+    llm = FakeLLM(["small_talk", "Evidence is missing in the sources."])
+    _events, result = run("귀지가 꽉 막힌 것 같은데 어떻게 빼요? 면봉으로 파도 돼요?", make_services(llm))
+    assert result["trace"]["intent_source"] == "rules (asks something)"
+    assert not result["trace"]["retrieval_skipped"] and result["trace"]["dynamic_k"] > 0
+
+
 def test_active_retrieval_off_uses_fixed_k():
     settings = Settings().with_flags({"active_retrieval": False})
     _events, result = run("Hello", make_services(FakeLLM(["Hello."]), settings=settings))

@@ -55,6 +55,18 @@ def test_rules_are_unsure_without_medical_or_question_cues():
     assert classify_by_rules("What are the symptoms of gout?", empty_slots()).sure
 
 
+def test_a_message_that_asks_something_is_never_small_talk_whatever_the_model_labels_it():
+    from engine.agent.intent import Intent, settle
+
+    small_talk = Intent("acknowledgement", False, None, True)
+    for text in ("귀지가 꽉 막힌 것 같은데 어떻게 빼요? 면봉으로 파도 돼요?", "Could you go over that again?"):
+        rules = classify_by_rules(text, empty_slots())
+        assert not rules.sure
+        settled = settle(rules, small_talk, text)
+        assert settled.needs_retrieval and settled.intent == "question" and settled.complexity == rules.complexity
+    assert settle(classify_by_rules("좋은 하루 보내세요", empty_slots()), small_talk, "좋은 하루 보내세요") == small_talk
+
+
 def test_language_and_particles():
     assert detect_language("당뇨병 증상이 뭐예요?") == "ko"
     assert detect_language("What is HbA1c?") == "en"
