@@ -25,3 +25,22 @@ def test_english_or_unknown_queries_expand_to_nothing(clinical_pack):
     expander = KoreanConceptExpander(clinical_pack)
     assert expander.expand("What is the normal A1c?") == []
     assert expander.expand("안녕하세요 반갑습니다") == []
+
+
+def test_everyday_names_and_upper_case_abbreviations_name_their_condition(clinical_pack):
+    from engine.clinical import PackConceptFinder
+
+    finder = PackConceptFinder(clinical_pack)
+
+    def names(text):
+        return [m["name"] for m in finder(text)]
+
+    assert names("초등학생 아이가 아직도 밤에 오줌을 싸요") == ["bedwetting"]
+    assert names("귀지가 꽉 막힌 것 같아요") == ["ear wax"]
+    assert names("산후우울증이 뭐예요?") == ["postpartum depression"]
+    assert names("How can I lower my baby's risk of SIDS?") == ["sudden infant death syndrome"]
+    # An abbreviation counts only written upper case: "pad" and "all" are words.
+    assert names("I have PAD, so I pad my shoes") == ["peripheral arterial disease"]
+    assert names("all of them") == []
+    # A medicine's mention carries its drug classes, which stand in when the medicine has no page.
+    assert "antidepressants" in finder("sertraline side effects")[0]["classes"]
