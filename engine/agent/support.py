@@ -190,7 +190,7 @@ def _units_and_items(text: str) -> list[tuple[str, bool]]:
                          else "; ".join(items) + ".")
             continue
         head, items = pieces[0], pieces[1:]
-        if items and (head.endswith(":") or len(items) >= 2):
+        if items and (head.endswith(":") or len(items) >= 2 or _is_lead_in(head)):
             items = _without_repeat([i.rstrip(" .;") for i in items[:_MAX_LIST_ITEMS]])
             head = without_heading(_LINK_TEXT.sub("", head)) or head
             if len(items) == 1 and _is_item_heading(items[0]):

@@ -65,6 +65,14 @@ def test_a_lead_in_names_every_item_of_a_list_whose_items_open_with_headings():
     assert passage_units(text.replace(":\n\n- Rubber", ": - Rubber"))[0] == units[0]
 
 
+def test_a_lead_in_without_a_colon_keeps_its_first_item_when_the_item_ends_a_sentence():
+    """"These include" alone says nothing, and the item alone does not say what it is."""
+    text = ("They do know ways to reduce the risk. These include       - Placing babies on their backs to sleep, "
+            "even for short naps. Tummy time is for when babies are awake.")
+    assert passage_units(text)[:2] == ["They do know ways to reduce the risk.",
+                                       "These include: Placing babies on their backs to sleep, even for short naps."]
+
+
 def test_a_range_is_not_a_list_and_a_bracket_the_list_never_opened_goes():
     text = ("Your provider may recommend: - Wearing a boot cast for 3 - 6 weeks.\n\n"
             "You may also have: - Cough - Headache - Sore throat)\n\nIt is caused by a virus (HSV).")
