@@ -52,7 +52,34 @@ LEADS = {
         "with_others": "{medicine} 복용 시 다른 약이나 음식과의 병용에 대해 출처에서 찾은 내용입니다.",
     },
 }
-NO_TOPIC = {"en": "this question", "ko": "이 질문"}
+# Leads for a question none of whose terms names a topic ("Is it OK to drink grapefruit juice with my
+# medicines?"): "taking this question together" is no sentence.
+LEADS_NO_TOPIC = {
+    "en": {
+        "definition": "What the sources say about this question:",
+        "causes": "What causes it, according to the sources:",
+        "symptoms": "Symptoms described in the sources:",
+        "diagnosis": "How it is diagnosed, according to the sources:",
+        "treatment": "How it is treated, according to the sources:",
+        "prevention": "How it can be prevented, according to the sources:",
+        "dosage": "What the sources say about the dose (confirm any dose with a pharmacist or clinician):",
+        "side_effects": "Side effects described in the sources:",
+        "interaction": "What the sources say about taking these together:",
+        "what_to_do": "What the sources advise:",
+    },
+    "ko": {
+        "definition": "이 질문에 대해 출처에서 찾은 설명입니다.",
+        "causes": "원인에 대해 출처에서 찾은 내용입니다.",
+        "symptoms": "증상에 대해 출처에서 찾은 내용입니다.",
+        "diagnosis": "진단 방법에 대해 출처에서 찾은 내용입니다.",
+        "treatment": "치료에 대해 출처에서 찾은 내용입니다.",
+        "prevention": "예방에 대해 출처에서 찾은 내용입니다.",
+        "dosage": "용량에 대해 출처에서 찾은 내용입니다. 실제 용량은 반드시 약사나 의사와 확인하세요.",
+        "side_effects": "부작용에 대해 출처에서 찾은 내용입니다.",
+        "interaction": "함께 복용하는 것에 대해 출처에서 찾은 내용입니다.",
+        "what_to_do": "지금 할 수 있는 일을 출처에서 찾은 내용입니다.",
+    },
+}
 TEXTS = {
     "en": {
         "evidence": "",
@@ -102,8 +129,11 @@ def texts(language: str) -> dict:
 
 
 def lead(kind: str, topic: str, language: str) -> str:
+    if not topic:
+        templates = LEADS_NO_TOPIC.get(language, LEADS_NO_TOPIC["en"])
+        return templates.get(kind, templates["definition"])
     templates = LEADS.get(language, LEADS["en"])
-    text = templates.get(kind, templates["definition"]).format(topic=topic or NO_TOPIC.get(language, NO_TOPIC["en"]))
+    text = templates.get(kind, templates["definition"]).format(topic=topic)
     # "How kidney disease and ibuprofen are treated", not "... is treated".
     return text.replace(" is ", " are ", 1) if language != "ko" and " and " in (topic or "") else text
 

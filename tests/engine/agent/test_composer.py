@@ -1121,3 +1121,13 @@ def test_a_list_of_another_kind_is_on_the_wrong_side(sentence, kind, other):
     from engine.agent.composer import lists_another_kind
 
     assert lists_another_kind(sentence, kind) is other
+
+
+@pytest.mark.parametrize("kind", ["definition", "causes", "symptoms", "diagnosis", "treatment", "prevention",
+                                  "dosage", "side_effects", "interaction", "what_to_do"])
+def test_a_question_without_a_topic_gets_a_lead_that_reads_as_a_sentence(kind):
+    english, korean = lead_text(kind, "", "en"), lead_text(kind, "", "ko")
+    assert "{" not in english + korean
+    assert "this question together" not in english and "this question can" not in english
+    assert kind == "definition" or ("this question" not in english and "이 질문" not in korean)
+    assert lead_text("interaction", "", "en") == "What the sources say about taking these together:"
