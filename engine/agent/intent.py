@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from engine.clinical.assertion import asks_something
 from engine.knowledge.questions import question_kinds
 from engine.text import hangul_syllables, medical_words
 
@@ -90,15 +91,6 @@ def complexity_by_rules(count: int, length: int) -> str:
     if count <= 3 and length <= 50:
         return "moderate"
     return "complex"
-
-
-# What asks something: a question mark, a question word or a Korean asking ending.
-_ASKS = re.compile(r"[?？]|\b(?:what|how|why|when|where|which|who|can|could|should|is it|do i|does)\b|"
-                   r"어떻게|어떡|왜|뭐|무엇|무슨|언제|어디|얼마나|(?:나요|까요|가요|는지|인가|되나|돼요|되요)\s*[.!]*\s*$", re.I)
-
-
-def asks_something(text: str) -> bool:
-    return bool(_ASKS.search(text))
 
 
 def settle(rules: Intent, labelled: Intent, text: str) -> Intent:

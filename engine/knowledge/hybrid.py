@@ -226,7 +226,8 @@ class HybridRetriever:
 
     def plan(self, query: str) -> QueryPlan | None:
         """The translated English sub-queries searched for `query`, or None when it is
-        searched as written (no translator, no concept found, an English question)."""
+        searched as written (no translator, no concept found, an English question unless it asks
+        about a medicine the knowledge base has no page on: that one is searched by its class's page)."""
         if self.translator is None or not query.strip():
             return None
         if _mostly_hangul(query) or ENGLISH_QUESTIONS or is_clinical_case(query):

@@ -10,7 +10,7 @@ answer whichever draft is shown.
 from __future__ import annotations
 
 from engine.clinical.slot_model import SLOT_LISTS, empty_slots
-from engine.agent.intent import Intent, asks_something, classify_by_rules, classify_with_llm, settle
+from engine.agent.intent import Intent, classify_by_rules, classify_with_llm, settle
 from engine.agent.services import AgentServices
 from engine.clinical.assertion import asks_something
 from engine.clinical.red_flags import guidance_messages
