@@ -120,7 +120,7 @@ QTYPE_CUES: tuple[tuple[str, str], ...] = (
     ("symptoms", r"증상|증세|징후|전조|느낌|^(?!.*(?:검사|진단)).*?어떻게\s*알|symptoms?|signs?\b|feels? like|"
                  r"how does it feel|"
                  r"how (?:can|do|would) (?:i|you|we) (?:tell|know) if"),
-    ("considerations", r"(?:뭘|뭐|무엇을)\s*먹(?:어야|으면)|음식|식단|식이|대처|어떻게\s*해야|어떻게\s*하(?:죠|지|면\s*좋)|어떻게\s*해요|어떡|"
+    ("considerations", r"(?:뭘|뭐|무엇을)\s*먹(?:어야|으면)|음식|식단|식이|대처|어떻게\s*해야|어떻게\s*하(?:죠|지|면\s*좋)|어떡|"
                        r"해야\s*(?:하나요|할까요|돼요|되나요)|가야\s*(?:하|할|돼|되)|응급\s*처치|first aid|"
                        r"what (?:should|do|can) (?:i|we) (?:eat|do)|what to (?:do|eat)|should (?:i|we) (?:go|see|call)|"
                        r"do (?:i|we) need (?:to see|to go|a doctor)|"
@@ -190,9 +190,16 @@ def question_kinds(text: str) -> frozenset[str]:
     return frozenset(kinds)
 
 
+# "어떻게 해요?" asks what to do only when nothing more specific is asked ("고지혈증 치료 어떻게 해요"
+# asks for the treatment, "팔이 부러진 것 같아요 어떻게 해요?" what to do now).
+_WHAT_TO_DO_ALONE = re.compile(r"어떻게\s*해요")
+
+
 def detect_qtypes(text: str, limit: int = 3) -> list[str]:
     """Question types `text` asks, most specific first (at most `limit`)."""
     asked = [qtype for qtype, pattern in _CUE_PATTERNS if pattern.search(text)]
+    if not [q for q in asked if q != "information"] and _WHAT_TO_DO_ALONE.search(text):
+        asked = ["considerations"]
     return _drop_generic(asked)[:limit]
 
 

@@ -110,7 +110,7 @@ def test_everyday_phrasings_ask_their_kind():
     assert question_kinds("통풍 진단을 받았는데 어떤 병이에요?") == {"definition"}
     assert question_kinds("How is gout diagnosed?") == {"diagnosis"}
     assert question_kinds("두드러기가 났는데 어떻게 해요?") == {"what_to_do"}
-    assert question_kinds("천식 치료는 어떻게 해요?") == {"treatment", "what_to_do"}
+    assert question_kinds("천식 치료는 어떻게 해요?") == {"treatment"}
     assert question_kinds("Can you explain what lupus is?") == {"definition"}
     assert question_kinds("천식은 어떤 질환이에요") == {"definition"}
 
