@@ -18,7 +18,7 @@ _H = HANGUL_SYLLABLE
 
 # After the mention, before the next clause boundary.
 _POST_CUE = re.compile(
-    rf"없|않|아니|아닌|아녜|아냐|(?<![{_H}])안\s+[{_H}]|음성|괜찮(?:아요|습니다|고|은데|아졌)(?!\s*\?)|무증상|\(-\)"
+    rf"없|않|아니|아닌|아녜|아냐|(?<![{_H}])안\s+[{_H}]|음성|(?<!도)(?<!도\s)괜찮(?:아요|습니다|고|은데|아졌)(?!\s*\?)|무증상|\(-\)"
     r"|\b(?:none|denied|denies|absent|negative)\b|:\s*(?:no|neg|-)\s*(?:[.,;]|$)",
     re.IGNORECASE | re.ASCII,
 )
@@ -89,8 +89,10 @@ _GOAL = re.compile(
 
 
 def _until_boundary(tail: str) -> str:
+    """The clause after a mention, with its question mark: "두통은 괜찮아요" denies a headache,
+    "타이레놀 괜찮아요?" asks about Tylenol."""
     boundary = _POST_BOUNDARY.search(tail)
-    clause = tail[: boundary.start()] if boundary else tail
+    clause = tail[: boundary.end() if boundary.group(0) == "?" else boundary.start()] if boundary else tail
     cut = [m.start() for m in (_PERSISTS.search(clause), _GOAL.search(clause)) if m]
     return clause[: min(cut)] if cut else clause
 

@@ -44,6 +44,21 @@ def test_korean_goals_are_not_denials(clinical_pack, text, name, negated):
     assert found[name] is negated
 
 
+@pytest.mark.parametrize("text, negated", [
+    ("오메프라졸을 오래 먹어도 괜찮아요?", False),  # asks whether it is all right
+    ("타이레놀 먹어도 괜찮아요.", False),  # taking it is all right: permission, not a denial
+])
+def test_asking_whether_a_medicine_is_all_right_does_not_deny_it(clinical_pack, text, negated):
+    slots = extract(text)
+    assert [bool(item.get("negated")) for item in slots["medications"]] == [negated]
+
+
+def test_a_finding_that_is_fine_is_denied(clinical_pack):
+    slots = extract("두통은 괜찮아요. 열이 나요")
+    found = {item["name"]: bool(item.get("negated")) for item in slots["symptoms"]}
+    assert found == {"headache": True, "fever": False}
+
+
 def test_english_utterance_with_vitals_and_list_negation(clinical_pack):
     text = "45-year-old woman with asthma. Denies fever, chills or cough. BP 150/95, HR 102, SpO2 93%, temp 38.4 C."
     slots = extract(text)
