@@ -61,9 +61,10 @@ KO_FIRST_QUOTES = 3
 KO_QUOTE_LETTERS, KO_MIN_QUOTE_WORDS = 220, 8
 # Shorter cuts, tried in turn, for the quotes of a Korean answer that would read too English.
 KO_TIGHTER_LETTERS = (160, 120, 80)
-# Quotes that even cut read too English are dropped, the least relevant first, down to this many;
+# Quotes that even cut read too English are dropped, the least relevant first, down to this many
+# (the target is per answer: two long quotes that cannot be cut read too English on their own);
 # the unquoted line still names their terms in Korean with their [n].
-KO_LEAST_QUOTES = 2
+KO_LEAST_QUOTES = 1
 KO_MIN_HANGUL = 0.4
 MMR_LAMBDA = 0.7
 # Two sources often say the same thing in other words ("Anemia can cause shortness of breath,
