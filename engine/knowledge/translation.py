@@ -75,8 +75,9 @@ _FOCUS_SLOTS = ("condition", "medication")
 _ALLERGY_WORDS = {"allergy", "allergies", "anaphylaxis"}
 MAX_SUBQUERIES = 4
 # What holds for a drug class holds for its members (its side effects and precautions, not its
-# dose): a medicine the knowledge base has no page on is also searched by its class's page
-# ("Antidepressants" for sertraline).
+# dose): a question about one medicine the knowledge base has no page on is also searched by its
+# class's page ("Antidepressants" for sertraline). Not a clinical message or a question about two
+# things: their other searches (the other medicine, the allergy) find more than a class page does.
 _CLASS_WIDE_QTYPES = ("side effects", "precautions")
 # Documents that also answer a question type: a drug's safety question is answered by its
 # side effects and warnings too; MedQuAD's genetics pages split inheritance in two.
@@ -245,7 +246,7 @@ class QueryTranslator:
                 subqueries.append(SubQuery(text, names, qtype, shown, terms=names[: 1 + self.synonyms]))
             if own:
                 boost_keys += self._group_pages(own, groups, is_drug)
-            elif is_drug and kb is not None:
+            elif is_drug and kb is not None and not message and len(focus) == 1:
                 subqueries += self._class_page(mention, [q for q in types if q in _CLASS_WIDE_QTYPES], focus_keys)
             if is_drug:
                 for allergen in self._unique([m for m in allergic if m["slot"] in ("medication", "allergen")])[:1]:
