@@ -39,8 +39,8 @@ def test_everyday_names_and_upper_case_abbreviations_name_their_condition(clinic
     assert names("귀지가 꽉 막힌 것 같아요") == ["ear wax"]
     assert names("산후우울증이 뭐예요?") == ["postpartum depression"]
     assert names("How can I lower my baby's risk of SIDS?") == ["sudden infant death syndrome"]
-    # An abbreviation counts only written upper case: "pad" and "all" are words.
-    assert names("I have PAD, so I pad my shoes") == ["peripheral arterial disease"]
+    # An abbreviation counts only written upper case: "all" is a word.
+    assert names("What is ALS?") == ["amyotrophic lateral sclerosis"]
     assert names("all of them") == []
     # A medicine's mention carries its drug classes, which stand in when the medicine has no page.
     assert "antidepressants" in finder("sertraline side effects")[0]["classes"]
