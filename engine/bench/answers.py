@@ -22,7 +22,7 @@ Per mode:
   Korean answers under HANGUL_TARGET (the target is per answer: a reader reads one answer);
 - `p50_ms`, `p95_ms` (whole turn), with the first answer of a mode (cold) apart.
 Without `--set`: the team's sets (resources/eval/answers: `dev`, `dev2` and `dev3` looked at while building,
-`heldout` to `heldout5` not; reported apart) and LiveQA-Med 2017 questions answered with each
+`heldout` to `heldout6` not; reported apart) and LiveQA-Med 2017 questions answered with each
 question's own judged answers removed from the search results (leave-question-out),
 scored by ROUGE-L F1 and embedding cosine against its best-graded judged answers.
 """
@@ -47,7 +47,7 @@ MODES = ("llm", "agent", "composer", "composer+model")
 # Korean answers should be at least this Hangul by letters. Written here, not imported from the
 # composer, so that the bench grades against the target and not against the engine's own setting.
 HANGUL_TARGET = 0.4
-SETS = ("dev", "dev2", "dev3", "heldout", "heldout2", "heldout3", "heldout4", "heldout5")
+SETS = ("dev", "dev2", "dev3", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6")
 SOURCE_CHECK_K = 5
 
 
