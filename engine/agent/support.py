@@ -51,6 +51,7 @@ _CITATION = re.compile(r"\s*\[(\d{1,2})\]")
 # Not a dash between two numbers: "for 3 - 6 weeks" is a range.
 _INLINE_BULLET = re.compile(r"(?:^|(?<!\d)\s+)[-*•]\s+(?=[A-Za-z0-9(])|(?<=\d)\s+[-*•]\s+(?=[A-Za-z(])")
 _MAX_LIST_ITEMS = 8
+ITEM_SENTENCE_WORDS = 5
 # It also lost its line breaks: a section heading runs into the sentence after it ("Signs and
 # Symptoms of Anemia The most common symptom ..."), and a list into its lead-in ("include:
 # Shortness of breath Dizziness Headache ... These signs ..."). A heading is a run of
@@ -69,6 +70,11 @@ _BODY_NAMES = frozenset({"Institute", "Institutes", "Foundation", "Association",
                          "Academy", "College", "Department", "Agency", "Organization", "University", "Hospital",
                          "Clinic", "Program", "Service", "Services", "Council", "Board"})
 _PLACE_WORDS = frozenset({"In", "See", "On", "For", "At"})
+# The agency a health-topic page names at its end, run into its last list item ("… smoke near your
+# baby NIH: National Institute of Child Health and Human Development.").
+_ATTRIBUTION = re.compile(r"(?<=[\w)])\s+NIH: National [A-Z][\w ,'-]*\.$")
+# A list whose lead-in names what it lists only by pointing back ("These include:", "They are:").
+_POINTS_BACK = re.compile(r"^(?:these|they|those)\s+(?:include|are|can include|may include|can be|involve)\s*:", re.I)
 _FOLLOWING = re.compile(r"\b(?:the|these)\s+following\b|\bas follows\b", re.I)
 # Web page link text left at a sentence's start: the Spanish-page link ("Español", its "ñ"
 # often lost) and "(Click the table on the right ...)", "(See below)".
@@ -153,6 +159,9 @@ def _units_and_items(text: str) -> list[tuple[str, bool]]:
     listing = -1  # the unit that is a lead-in with line items joined to it
     # The lead-in whose items open with headings, where the last of them opened, and its paragraph.
     headed, last_item, list_paragraph = -1, -1, -1
+    listed, listed_paragraph = -1, -1  # the last unit made of a lead-in and its bullet items
+    cut_off = False  # whether a sentence inside one of its items cut that list
+    announced = False  # whether its lead-in announces it ("These include")
     for paragraph, block in _paragraph_blocks(text):
         line = " ".join(block.split())
         if _is_line_item(line) and units and (listing == len(units) - 1 or units[-1].endswith(":")):
@@ -175,6 +184,9 @@ def _units_and_items(text: str) -> list[tuple[str, bool]]:
                 units.pop()
             items = _without_repeat([i.rstrip(" .;,") for i in pieces[:_MAX_LIST_ITEMS]])
             heading = len(items) == 1 and _is_item_heading(items[0])
+            if not lead and not heading and cut_off and _goes_on(units, listed, listed_paragraph, paragraph, items):
+                units[listed] = f"{units[listed][:-1]}; {'; '.join(items)}."
+                continue
             if not lead and len(items) == 1:
                 opens.add(len(units))
                 # The next item of a list whose lead-in took only the first ("… include the
@@ -190,16 +202,49 @@ def _units_and_items(text: str) -> list[tuple[str, bool]]:
                          else "; ".join(items) + ".")
             continue
         head, items = pieces[0], pieces[1:]
-        if items and (head.endswith(":") or len(items) >= 2 or _is_lead_in(head)):
+        announces = head.endswith(":") or _is_lead_in(head)
+        if items and not announces and announced and _is_item_sentence(head) \
+                and _goes_on(units, listed, listed_paragraph, paragraph, items):
+            # A list item of two sentences cut the list at its full stop ("- Placing babies on their
+            # backs to sleep, even for short naps. "Tummy time" is for when babies are awake … -
+            # Using a firm sleep surface …"): the items after it go on the list, and the item's
+            # second sentence stands alone.
+            units[listed], cut_off = f"{units[listed][:-1]}; {'; '.join(i.rstrip(' .;') for i in items)}.", True
+            units.extend(u if u.endswith((".", "!", "?")) else f"{u}."
+                         for piece in split_passage_sentences(head) for u in _restored(piece))
+            continue
+        if items and (announces or len(items) >= 2):
             items = _without_repeat([i.rstrip(" .;") for i in items[:_MAX_LIST_ITEMS]])
             head = without_heading(_LINK_TEXT.sub("", head)) or head
+            unit = f"{head.rstrip(':')}: {'; '.join(items)}."
+            if _POINTS_BACK.match(unit) and units and units[-1].endswith(".") and ": " not in units[-1]:
+                # "… they do know ways to reduce the risk. These include: placing babies on their
+                # backs …": the list says what it lists only with the sentence before it.
+                units[-1] = f"{units[-1]} {unit}"
+            else:
+                units.append(unit)
+            listed, listed_paragraph, cut_off, announced = len(units) - 1, paragraph, False, announces
             if len(items) == 1 and _is_item_heading(items[0]):
-                headed, last_item, list_paragraph = len(units), len(units), paragraph
-            units.append(f"{head.rstrip(':')}: {'; '.join(items)}.")
+                headed, last_item, list_paragraph = listed, listed, paragraph
             continue
         units.extend(u for piece in split_passage_sentences(head) for u in _restored(piece))
         units.extend(i if i.endswith((".", "!", "?")) else f"{i}." for i in items)
-    return [(_balanced(u), i in opens) for i, u in enumerate(units) if len(u) > 1]
+    return [(_balanced(_ATTRIBUTION.sub(".", u) if "; " in u else u), i in opens)
+            for i, u in enumerate(units) if len(u) > 1]
+
+
+def _goes_on(units: list[str], listed: int, listed_paragraph: int, paragraph: int, items: list[str]) -> bool:
+    """Whether `items` go on the list unit `listed`, cut off by a sentence inside an item of its
+    paragraph (`_units_and_items`)."""
+    return (listed >= 0 and listed_paragraph == paragraph
+            and units[listed].count("; ") + len(items) < _MAX_LIST_ITEMS)
+
+
+def _is_item_sentence(text: str) -> bool:
+    """A sentence that can go on a list item ("'Tummy time' is for when babies are awake and
+    someone is watching"), not a fragment left by a dash ("A BMI", "… 6 or lower; or")."""
+    words = text.split()
+    return len(words) >= ITEM_SENTENCE_WORDS and words[-1].lower() not in {"or", "and"}
 
 
 def _is_item_heading(text: str) -> bool:

@@ -66,11 +66,35 @@ def test_a_lead_in_names_every_item_of_a_list_whose_items_open_with_headings():
 
 
 def test_a_lead_in_without_a_colon_keeps_its_first_item_when_the_item_ends_a_sentence():
-    """"These include" alone says nothing, and the item alone does not say what it is."""
+    """"These include" alone says nothing, and the item alone does not say what it is: the list
+    joins the sentence it points back to."""
     text = ("They do know ways to reduce the risk. These include       - Placing babies on their backs to sleep, "
             "even for short naps. Tummy time is for when babies are awake.")
-    assert passage_units(text)[:2] == ["They do know ways to reduce the risk.",
-                                       "These include: Placing babies on their backs to sleep, even for short naps."]
+    assert passage_units(text)[0] == ("They do know ways to reduce the risk. These include: Placing babies on "
+                                      "their backs to sleep, even for short naps.")
+
+
+def test_a_sentence_inside_a_list_item_does_not_end_the_list():
+    """The items after an item of two sentences stay on the list; the second sentence stands
+    alone, and the agency named at the page's end leaves the last item."""
+    text = ("Although health care professionals don't know what causes SIDS, they do know ways to reduce the risk. "
+            "These include       - Placing babies on their backs to sleep, even for short naps. \"Tummy time\" is "
+            "for when babies are awake and someone is watching    - Using a firm sleep surface    - Making sure "
+            "babies don't get too hot. Keep the room at a comfortable temperature for an adult.    - Don't smoke "
+            "near your baby       NIH: National Institute of Child Health and Human Development")
+    assert passage_units(text) == [
+        "Although health care professionals don't know what causes SIDS, they do know ways to reduce the risk. "
+        "These include: Placing babies on their backs to sleep, even for short naps; Using a firm sleep surface; "
+        "Making sure babies don't get too hot; Don't smoke near your baby.",
+        "\"Tummy time\" is for when babies are awake and someone is watching.",
+        "Keep the room at a comfortable temperature for an adult."]
+
+
+def test_a_dash_inside_a_sentence_does_not_carry_a_list_on():
+    """A list made by dashes without a lead-in that announces it takes no later items."""
+    text = ("Your glands make saliva - sometimes called spit - and empty it into your mouth. It may not cause "
+            "any symptoms, or you could notice - A lump in your cheek - Fluid draining from your ear")
+    assert not passage_units(text)[0].endswith("Fluid draining from your ear.")
 
 
 def test_a_range_is_not_a_list_and_a_bracket_the_list_never_opened_goes():
