@@ -104,7 +104,7 @@ QTYPE_CUES: tuple[tuple[str, str], ...] = (
                        r"at risk|risk factors?|who (?:gets|is likely|tends)|likely to get|(?:could|will|might) i get"),
     ("prevention", r"예방|안\s*(?:오게|생기게|걸리게)|(?:안|않)\s*(?:생기|걸리|오|하)려면|재발\s*(?:안|방지|을?\s*막)|"
                    r"위험\s*(?:을|를)?\s*(?:줄이|줄일|낮추|낮출)|"
-                   r"(?:걸리|생기)지\s*않|지\s*않게|안\s*(?:걸리|생기)는|막으려면|어떻게\s*(?:하면\s*)?막|백신|예방\s*접종|"
+                   r"(?:걸리|생기)지\s*않|지\s*않(?:게|으려면|도록)|안\s*(?:걸리|생기)는|막으려면|어떻게\s*(?:하면\s*)?막|백신|예방\s*접종|"
                    r"prevent|avoid|keep (?:.{1,20} )?from|stop .{1,20} coming back|(?:don't|doesn't|won't) come back|"
                    r"stop getting|stop (?:.{1,20} )?from (?:getting|catching)|protect (?:\w+ ){0,2}(?:from|against)|vaccin|"
                    r"(?:lower|reduce|decrease|cut)\s+(?:[\w']+\s+){0,2}?(?:risk|chance)"),
@@ -179,6 +179,7 @@ _TOGETHER = re.compile(r"\btogether\b|\bcombin|\balcohol|\bbeer\b|\bwine\b|\bwhi
 def question_kinds(text: str) -> frozenset[str]:
     """The kinds of answer `text` asks for (`QTYPE_KINDS`); "definition" only when nothing more
     specific is asked, nothing when no cue is found."""
+    text = _without_abstinence(text)
     qtypes = detect_qtypes(text, limit=len(QTYPE_CUES))
     kinds = {QTYPE_KINDS[q] for q in qtypes if q != "precautions"}
     if "precautions" in qtypes and _TOGETHER.search(text):
@@ -195,8 +196,20 @@ def question_kinds(text: str) -> frozenset[str]:
 _WHAT_TO_DO_ALONE = re.compile(r"어떻게\s*해요")
 
 
+# Drinking the asker says they do not do names no second party ("What causes fatty liver disease
+# if I hardly drink alcohol?" asks for causes, not about alcohol with something).
+_ABSTINENCE = re.compile(r"\b(?:hardly|barely|rarely|never|seldom|don't|do not|doesn't|does not|didn't|did not)"
+                         r"\s+(?:ever\s+)?drinks?(?:\s+(?:any|much|a lot of))?(?:\s+(?:alcohol|beer|wine|liquor))?\b"
+                         r"|\bnon-?drinkers?\b|\b(?:no|without) alcohol\b", re.I)
+
+
+def _without_abstinence(text: str) -> str:
+    return _ABSTINENCE.sub(" ", text)
+
+
 def detect_qtypes(text: str, limit: int = 3) -> list[str]:
     """Question types `text` asks, most specific first (at most `limit`)."""
+    text = _without_abstinence(text)
     asked = [qtype for qtype, pattern in _CUE_PATTERNS if pattern.search(text)]
     if not [q for q in asked if q != "information"] and _WHAT_TO_DO_ALONE.search(text):
         asked = ["considerations"]

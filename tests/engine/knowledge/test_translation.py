@@ -52,6 +52,9 @@ def test_title_templates_give_focus_and_question_type():
     ("심장병 위험을 줄이려면 어떻게 해야 하나요?", "prevention"),
     ("How can I lower my risk of heart disease?", "prevention"),
     ("심장병 위험이 있나요?", "susceptibility"),
+    ("What causes fatty liver disease if I hardly drink alcohol?", "causes"),
+    ("Is it safe to drink wine while taking warfarin?", "precautions"),
+    ("집에서 넘어지지 않으려면 어떻게 해야 하나요?", "prevention"),
 ])
 def test_question_type_cues(text, qtype):
     assert detect_qtypes(text)[0] == qtype
