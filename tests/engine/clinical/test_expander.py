@@ -38,6 +38,9 @@ def test_everyday_names_and_upper_case_abbreviations_name_their_condition(clinic
     assert names("초등학생 아이가 아직도 밤에 오줌을 싸요") == ["bedwetting"]
     assert names("귀지가 꽉 막힌 것 같아요") == ["ear wax"]
     assert names("산후우울증이 뭐예요?") == ["postpartum depression"]
+    assert names("어머니가 집에서 넘어지지 않으려면 어떻게 해야 하나요?") == ["falls"]
+    # A fall that broke a bone names the break, not falls.
+    assert "falls" not in names("애가 자전거 타다 넘어져서 팔이 부러진 것 같아요")
     assert names("How can I lower my baby's risk of SIDS?") == ["sudden infant death syndrome"]
     # An abbreviation counts only written upper case: "all" is a word.
     assert names("What is ALS?") == ["amyotrophic lateral sclerosis"]
