@@ -39,6 +39,8 @@ def test_everyday_names_and_upper_case_abbreviations_name_their_condition(clinic
     assert names("귀지가 꽉 막힌 것 같아요") == ["ear wax"]
     assert names("산후우울증이 뭐예요?") == ["postpartum depression"]
     assert names("어머니가 집에서 넘어지지 않으려면 어떻게 해야 하나요?") == ["falls"]
+    assert names("애가 요충이 있대요") == ["pinworms"]
+    assert names("비행기 오래 타는데 다리에 혈전 생기는 거 어떻게 막아요?") == ["deep vein thrombosis"]
     # A fall that broke a bone names the break, not falls.
     assert "falls" not in names("애가 자전거 타다 넘어져서 팔이 부러진 것 같아요")
     assert names("How can I lower my baby's risk of SIDS?") == ["sudden infant death syndrome"]
