@@ -55,6 +55,13 @@ _EN_TAKE_QUESTION = re.compile(
     r"\b(?:(?:can|could|should|may|might|shall)\s+(?:i|we|you|he|she|they)|is\s+it\s+(?:ok|okay|safe|alright|fine)"
     r"\s+to)\s+(?:take|use|try|have|start|give)\s+(?:\S+\s+){0,2}$", re.IGNORECASE)
 
+# What a question asks to prevent or to lower the risk of is not what the patient has ("How can
+# I lower my baby's risk of SIDS?", "How can I avoid getting malaria?").
+_EN_NOT_HAD = re.compile(
+    r"\b(?:prevent(?:s|ing)?|avoid(?:ing)?|protect\w*(?:\s+\w+){0,2}\s+(?:from|against)|(?:risks?|chances?|odds)\s+(?:of|for)"
+    r"|(?:stop|keep)\w*(?:\s+\w+){0,2}\s+from|vaccin\w*(?:\s+\w+){0,2}\s+(?:for|against))"
+    r"\s+(?:(?:getting|catching|developing|having|a|an|the)\s+)*$", re.IGNORECASE)
+
 _KO_QUESTION = re.compile(
     r"[?？]|뭐|무엇|무슨|어떻게|어떤|어때|왜|언제|얼마나|어디|어느|몇"
     r"|(?:[되하있없]나요|[인는은]가요|까요|니까|[을할]까|[되하]나)\s*[.!]*$"
@@ -118,6 +125,8 @@ def _asked_about(text: str, sentence: tuple[int, int], start: int, end: int, kor
     clause_end = next((m.start() for m in _CLAUSE_BREAK.finditer(text, end, sentence[1])), sentence[1])
     before = text[clause_start:start]
     if medicine and _EN_TAKE_QUESTION.search(before):
+        return True
+    if _EN_NOT_HAD.search(before):
         return True
     clause = _EN_NOT_PERSONAL.sub(" ", text[clause_start:clause_end])
     return not _EN_FIRST_PERSON.search(clause)

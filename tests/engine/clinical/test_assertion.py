@@ -35,6 +35,11 @@ def marks(text):
     ("목이 아픈데 아목시실린 먹어도 되나요?", {"amoxicillin": True, "sore throat": False}),
     ("메트포르민 복용 중인데 술 마셔도 되나요?", {"metformin": False}),
     ("My mother has asthma. Is it hereditary?", {"asthma": False}),
+    # What a question asks to prevent, or the risk of, is not what the patient has.
+    ("How can I lower my baby's risk of SIDS?", {"sudden infant death syndrome": True}),
+    ("How can I avoid getting malaria?", {"malaria": True}),
+    ("How can I protect myself from hepatitis B?", {"hepatitis b": True}),
+    ("I have diabetes. How do I prevent complications of diabetes?", {"diabetes": False}),
 ])
 def test_topics_of_questions_are_marked_and_statements_are_not(clinical_pack, text, expected):
     assert marks(text) == expected
