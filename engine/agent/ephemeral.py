@@ -60,7 +60,8 @@ class EphemeralMemory:
                 self._profile["demographics"][key] = value
                 changes.append({"slot": "demographics", "field": key})
         for slot in SLOT_LISTS:
-            for item in slots.get(slot) or []:
+            # As in the encrypted store: what a question is only about is no fact about the patient.
+            for item in (i for i in slots.get(slot) or [] if not i.get("asked_about")):
                 key = _identity(item)
                 kept = [i for i in self._profile[slot] if _identity(i) != key]
                 if len(kept) == len(self._profile[slot]):

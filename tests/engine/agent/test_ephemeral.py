@@ -15,3 +15,10 @@ def test_the_scratch_memory_summary_lists_what_the_patient_denies_as_the_store_d
     lines = memory.profile_summary(language).splitlines()
     assert taken in lines and denied in lines
     assert not any(line.split(": ", 1)[1].startswith("no ") for line in lines)
+
+
+def test_the_scratch_memory_keeps_no_topic_a_question_only_asks_about():
+    """As the encrypted store: "How can I prevent the flu?" does not give the patient the flu."""
+    memory = EphemeralMemory()
+    memory.update_profile({"conditions": [{"name": "flu", "asked_about": True}, {"name": "asthma"}]}, "")
+    assert memory.profile_summary("en").splitlines() == ["Conditions: asthma"]
