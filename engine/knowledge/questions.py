@@ -207,10 +207,16 @@ def _without_abstinence(text: str) -> str:
     return _ABSTINENCE.sub(" ", text)
 
 
+# "What symptoms does an overactive thyroid cause?" asks for symptoms: the cause is the topic.
+_SYMPTOMS_IT_CAUSES = re.compile(r"\b(?:symptoms?|signs?)\b.{0,60}\bcause[sd]?\b(?!\s+of\b)", re.I)
+
+
 def detect_qtypes(text: str, limit: int = 3) -> list[str]:
     """Question types `text` asks, most specific first (at most `limit`)."""
     text = _without_abstinence(text)
     asked = [qtype for qtype, pattern in _CUE_PATTERNS if pattern.search(text)]
+    if "symptoms" in asked and _SYMPTOMS_IT_CAUSES.search(text):
+        asked = [q for q in asked if q != "causes"]
     if not [q for q in asked if q != "information"] and _WHAT_TO_DO_ALONE.search(text):
         asked = ["considerations"]
     return _drop_generic(asked)[:limit]

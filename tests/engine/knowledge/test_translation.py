@@ -55,6 +55,8 @@ def test_title_templates_give_focus_and_question_type():
     ("What causes fatty liver disease if I hardly drink alcohol?", "causes"),
     ("Is it safe to drink wine while taking warfarin?", "precautions"),
     ("집에서 넘어지지 않으려면 어떻게 해야 하나요?", "prevention"),
+    ("What symptoms does an overactive thyroid cause?", "symptoms"),
+    ("What causes the symptoms of hay fever?", "causes"),
 ])
 def test_question_type_cues(text, qtype):
     assert detect_qtypes(text)[0] == qtype
