@@ -238,16 +238,19 @@ _PURPOSE = re.compile(r"^(?:to|in order to)\s+(" + "|".join(v for vs in _PURPOSE
 # A sentence that says what it lists ("Other possible causes of fever include: ...", "Signs of
 # stroke are ...") is about that, whatever else its words hint at (the antibiotics among those
 # causes make it no treatment).
-_STATED_SUBJECT = re.compile(r"^(?:\w+\s+){0,3}?(causes?|risk factors?|symptoms?|signs?|side effects?|treatments?)\b"
+_STATED_SUBJECT = re.compile(r"^(?:\w+\s+){0,3}?(causes?|risk factors?|symptoms?|signs?|side effects?|treatments?|complications?)\b"
                              r"(?: and symptoms)?(?: of| for)?[^.;:]{0,60}?\b(?:include|includes|are|may be|can be)\b",
                              re.I)
 _SUBJECTS = {"cause": "causes", "risk factor": "causes", "symptom": "symptoms", "sign": "symptoms",
-             "side effect": "side_effects", "treatment": "treatment"}
+             "side effect": "side_effects", "treatment": "treatment", "complication": "complications"}
 # A list that says it is of another kind answers something else: "Symptoms of menopause include …"
 # is no treatment of hot flashes, "Treatment may include medicines …" no prevention. Symptoms
-# still serve a diagnosis, and risk factors a prevention.
-_LISTS_ANOTHER_KIND = {"treatment": {"symptoms"}, "prevention": {"symptoms", "treatment"},
-                       "causes": {"symptoms", "treatment"}, "symptoms": {"treatment"}, "diagnosis": {"treatment"}}
+# still serve a diagnosis, and risk factors a prevention. What a condition leads to ("The
+# complications of benign prostatic hyperplasia may include: acute urinary retention …") is
+# neither its symptoms nor its causes.
+_LISTS_ANOTHER_KIND = {"treatment": {"symptoms", "complications"}, "prevention": {"symptoms", "treatment", "complications"},
+                       "causes": {"symptoms", "treatment", "complications"}, "symptoms": {"treatment", "complications"},
+                       "diagnosis": {"treatment", "complications"}}
 
 
 def _stated_kind(sentence: str) -> str:

@@ -1116,6 +1116,8 @@ def test_a_resource_s_list_of_pages_a_note_on_resources_and_a_polite_pointer_are
     ("Symptoms of PCOS include: Infertility; Pelvic pain.", "diagnosis", False),  # symptoms serve a diagnosis
     ("Risk factors include smoking and being overweight.", "prevention", False),  # and risk factors a prevention
     ("Treatments for hives include antihistamines.", "treatment", False),
+    ("The complications of benign prostatic hyperplasia may include: acute urinary retention; blood in the urine.",
+     "symptoms", True),
 ])
 def test_a_list_of_another_kind_is_on_the_wrong_side(sentence, kind, other):
     from engine.agent.composer import lists_another_kind
