@@ -21,8 +21,9 @@ Per mode:
   mean; `hangul_min_ko` the lowest single answer's, and `hangul_below_target_ko` the share of
   Korean answers under HANGUL_TARGET (the target is per answer: a reader reads one answer);
 - `p50_ms`, `p95_ms` (whole turn), with the first answer of a mode (cold) apart.
-Without `--set`: the team's sets (resources/eval/answers: `dev`, `dev2` and `dev3` looked at while building,
-`heldout` to `heldout6` not; reported apart) and LiveQA-Med 2017 questions answered with each
+Without `--set`: the team's sets (resources/eval/answers, each reported apart; its README says which were
+looked at while building and from when: the `dev` sets from the start, the older held-out sets after
+they had been reported, `heldout6` never) and LiveQA-Med 2017 questions answered with each
 question's own judged answers removed from the search results (leave-question-out),
 scored by ROUGE-L F1 and embedding cosine against its best-graded judged answers.
 """
