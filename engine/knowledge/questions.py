@@ -180,7 +180,7 @@ def question_kinds(text: str) -> frozenset[str]:
     """The kinds of answer `text` asks for (`QTYPE_KINDS`); "definition" only when nothing more
     specific is asked, nothing when no cue is found."""
     text = _without_abstinence(text)
-    qtypes = detect_qtypes(text, limit=len(QTYPE_CUES))
+    qtypes = _asked_qtypes(text, limit=len(QTYPE_CUES))
     kinds = {QTYPE_KINDS[q] for q in qtypes if q != "precautions"}
     if "precautions" in qtypes and _TOGETHER.search(text):
         kinds.add("interaction")
@@ -213,7 +213,11 @@ _SYMPTOMS_IT_CAUSES = re.compile(r"\b(?:symptoms?|signs?)\b.{0,60}\bcause[sd]?\b
 
 def detect_qtypes(text: str, limit: int = 3) -> list[str]:
     """Question types `text` asks, most specific first (at most `limit`)."""
-    text = _without_abstinence(text)
+    return _asked_qtypes(_without_abstinence(text), limit)
+
+
+def _asked_qtypes(text: str, limit: int) -> list[str]:
+    """`detect_qtypes` of a text whose abstinence is already left out."""
     asked = [qtype for qtype, pattern in _CUE_PATTERNS if pattern.search(text)]
     if "symptoms" in asked and _SYMPTOMS_IT_CAUSES.search(text):
         asked = [q for q in asked if q != "causes"]
