@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from engine.clinical.slot_model import SLOT_LISTS, SUMMARY_DENIED_SLOTS, SUMMARY_SLOTS, empty_slots
+from engine.clinical.slot_model import SLOT_LISTS, SUMMARY_DENIED_SLOTS, SUMMARY_SLOTS, empty_slots, only_asked_about
 from engine.memory.summary import LABELS, demographics_line
 
 
@@ -60,8 +60,7 @@ class EphemeralMemory:
                 self._profile["demographics"][key] = value
                 changes.append({"slot": "demographics", "field": key})
         for slot in SLOT_LISTS:
-            # As in the encrypted store: what a question is only about is no fact about the patient.
-            for item in (i for i in slots.get(slot) or [] if not i.get("asked_about")):
+            for item in (i for i in slots.get(slot) or [] if not only_asked_about(i)):
                 key = _identity(item)
                 kept = [i for i in self._profile[slot] if _identity(i) != key]
                 if len(kept) == len(self._profile[slot]):

@@ -57,6 +57,12 @@ class Slots(TypedDict):
     labs: list[SlotItem]
 
 
+def only_asked_about(item: dict) -> bool:
+    """An item that is only the topic of a question ("How can I prevent the flu?", see
+    engine.clinical.assertion): no fact about the patient, so no profile keeps it."""
+    return bool(item.get("asked_about"))
+
+
 def empty_slots() -> Slots:
     """Slots with nothing found (a fresh dict each call)."""
     return {"demographics": {"age": None, "age_group": None, "gender": None, "pregnant": None},

@@ -442,7 +442,7 @@ def _clean_item(slot: str, raw: Any) -> dict | None:
     an item only asked about."""
     if isinstance(raw, str):
         raw = {"name": raw}
-    if not isinstance(raw, dict) or raw.get("asked_about"):
+    if not isinstance(raw, dict) or slot_model.only_asked_about(raw):
         return None
     item = {k: v for k, v in raw.items() if v is not None}
     name = str(item.get("name") or item.get("type") or item.get("text") or "").strip()
