@@ -247,10 +247,10 @@ _SUBJECTS = {"cause": "causes", "risk factor": "causes", "symptom": "symptoms", 
 # is no treatment of hot flashes, "Treatment may include medicines …" no prevention. Symptoms
 # still serve a diagnosis, and risk factors a prevention. What a condition leads to ("The
 # complications of benign prostatic hyperplasia may include: acute urinary retention …") is
-# neither its symptoms nor its causes.
-_LISTS_ANOTHER_KIND = {"treatment": {"symptoms", "complications"}, "prevention": {"symptoms", "treatment", "complications"},
-                       "causes": {"symptoms", "treatment", "complications"}, "symptoms": {"treatment", "complications"},
-                       "diagnosis": {"treatment", "complications"}}
+# none of these kinds.
+_LISTS_ANOTHER_KIND = {kind: others | {"complications"} for kind, others in {
+    "treatment": {"symptoms"}, "prevention": {"symptoms", "treatment"}, "causes": {"symptoms", "treatment"},
+    "symptoms": {"treatment"}, "diagnosis": {"treatment"}}.items()}
 
 
 def _stated_kind(sentence: str) -> str:
