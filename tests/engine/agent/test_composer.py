@@ -516,6 +516,23 @@ def test_a_quote_is_labelled_by_its_purpose_the_asked_kind_and_whether_a_medicin
     assert facet("A neural tube defect affects the spine and its protective coverings.", "prevention") != "prevention"
 
 
+
+def test_a_list_of_complications_is_labelled_ordered_and_shown_as_other_in_both_languages():
+    from engine.agent import composer
+    from engine.agent.support import Evidence, Support
+
+    complications = "The complications of benign prostatic hyperplasia may include: acute urinary retention; bladder stones."
+    assert composer.facet(complications, "symptoms") == composer.facet(complications) == "other"
+    reading = composer.Reading("symptoms")
+    symptom = "A weak urine stream is a symptom of benign prostatic hyperplasia."
+    ordered = composer.reading_order([Evidence(1, complications, 0), Evidence(1, symptom, 1)], reading)
+    assert [e.text for e in ordered] == [symptom, complications]
+    closing = Support(texts("ko")["disclaimer"], kind="notice")
+    quotes = [Support(symptom, source=1), Support(complications, source=1)]
+    shown = composer.render_composition([], Support(lead_text("symptoms", "전립선비대증", "ko"), kind="notice"), quotes,
+                                        closing, "ko", reading)
+    assert any(line.startswith("- 참고") and "complications" in line for line in shown.splitlines())
+
 def test_the_page_that_answers_the_asked_kind_is_read_even_when_ranked_after_the_first_five():
     from engine.agent.composer import Topic, passages_used
     from engine.passage import Passage
