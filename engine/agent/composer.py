@@ -48,11 +48,15 @@ from engine.knowledge.questions import MEDICINE_PAGE_QTYPES, question_kinds, tit
 from engine.text import (has_hangul, hangul_share, is_negated, latin_letters, latin_words, medical_words,
                          population_markers, split_answer_sentences, tokenize)
 
-MIN_SENTENCES, MAX_SENTENCES, MAX_SENTENCES_KO = 3, 6, 6
+# A Korean answer weighs up to MAX_SENTENCES_KO sentences: it quotes fewer to stay Korean enough,
+# and its glance and unquoted lines name in Korean what the others say.
+MIN_SENTENCES, MAX_SENTENCES, MAX_SENTENCES_KO = 3, 6, 10
 HEADING_WORDS = 3  # a unit of fewer words is a heading, not a sentence
-LONGEST, LONGEST_KO = 45, 28  # words: a longer sentence is penalised (a Korean answer prefers short quotes)
+# Words: a longer sentence is penalised (a Korean answer prefers short quotes, and is judged by the
+# quote it would show once cut at KO_TIGHTER_LETTERS[0]).
+LONGEST, LONGEST_KO = 45, 28
 # A Korean answer quotes its KO_FIRST_QUOTES most relevant English sentences, and more (up to
-# MAX_SENTENCES_KO) only while the answer stays at least KO_MIN_HANGUL Korean by letters
+# MAX_SENTENCES) only while the answer stays at least KO_MIN_HANGUL Korean by letters
 # (Hangul syllables against Latin letters; the Korean frame of lead, facet and key terms
 # grows with each quote).
 KO_FIRST_QUOTES = 3
@@ -124,6 +128,8 @@ _GENERIC_CUES = {
 }
 # Rest is a measure ("resting the injured area"), not a heart "at rest" nor "the rest of".
 _REST = r"(?<!at )\brest(?:ing)?\b(?! of)"
+# A healthy diet or weight is a means; a child who appears healthy or otherwise healthy people are not.
+_HEALTHY_HABIT = r"(?<!appear )(?<!appears )(?<!look )(?<!looks )(?<!seem )(?<!seems )(?<!otherwise )(?<!be )\bhealthy"
 _MEANS_CUES = {
     "diagnosis": r"\btests?\b|\bexam|\bbiops|\bmeasur|\bscreen|\bx-ray|\bscan\b|\breading|\bcriteri"
                  r"|\bconsidered to have\b|\b(?:medical|health) history\b",
@@ -131,7 +137,7 @@ _MEANS_CUES = {
                  r"|\bhormone|\bdrink (?:lots|plenty|more|extra)\b|\bapply(?:ing)? (?:ice|heat|an? (?:cold|warm|ice))\b"
                  r"|\bice packs?\b|\blifestyle changes?\b|\bcalori|\bphysical(?:ly)? activ|\bexercis|" + _REST,
     "prevention": r"\bavoid|" + _LOWERS_RISK.pattern + r"|\bprotect(s|ing)? (you|your|against|them|children|people)\b"
-                  r"|\bvaccin|\bflu shot|\bhealthy|\bexercise|\bquit",
+                  r"|\bvaccin|\bflu shot|" + _HEALTHY_HABIT + r"|\bexercise|\bquit",
 }
 _NAMES_MEANS = {name: re.compile(means, re.I) for name, means in _MEANS_CUES.items()}
 # "Early symptoms of dementia can include: Difficulty performing tasks …" lists what it names.
@@ -871,7 +877,8 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
            aside: set[int] = frozenset(), food: bool = False,
            pairs: dict[str, tuple[Evidence, Evidence]] | None = None,
            complete_pairs: bool = False,
-           page_words: dict[int, set[str]] | None = None) -> list[tuple[Evidence, float]]:
+           page_words: dict[int, set[str]] | None = None,
+           quote_letters: int = 0) -> list[tuple[Evidence, float]]:
     """MMR over the pool: relevance (similarity + kind/topic bonuses − shape penalties)
     against redundancy with what is already chosen; a restatement of a chosen sentence
     (`LEXICAL_DUPLICATE`) is never chosen. For a question about what to eat (`food`), a
@@ -879,7 +886,8 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
     quotes are not rationed by the Korean share), a definition's sentence chosen alone is quoted
     with its pronoun follower instead when the pair is nearly as relevant (`PAIR_MARGIN`) and the
     follower says more (`_says_more`): "Conjunctivitis is the medical name for pink eye." alone
-    names it; "It involves inflammation of …" says what it is."""
+    names it; "It involves inflammation of …" says what it is. With `quote_letters` (a Korean answer,
+    which cuts a long quote at a list item or clause), a sentence is as long as the quote it would show."""
     similarity = vectors @ query_vector
     pairs = pairs or {}
     asked = set(tokenize(query))
@@ -907,7 +915,8 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
         elif item.source in aside:
             bonus -= ASIDE_PENALTY
         parts = [e.text for e in pairs.get(item.text, ())]
-        relevance.append(float(sim) + bonus + prior - _shape_penalty(item.text, longest, parts))
+        shown = shortened_quote(item.text, quote_letters) if quote_letters else item.text
+        relevance.append(float(sim) + bonus + prior - _shape_penalty(shown, longest, parts))
     # A unit of two sentences (`pairs`) counts as two towards the limit.
     size = [2 if item.text in pairs else 1 for item in pool]
     index = {item.text: i for i, item in enumerate(pool)}
@@ -1061,7 +1070,8 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
                             sources=min(len(documents), PASSAGES_USED), limit=limit,
                             longest=LONGEST_KO if language == "ko" else LONGEST, query=query,
                             answering=answering, aside=aside, food=food, pairs=joined,
-                            complete_pairs=language != "ko", page_words=page_topic_words(documents, asked))
+                            complete_pairs=language != "ko", page_words=page_topic_words(documents, asked),
+                            quote_letters=KO_TIGHTER_LETTERS[0] if language == "ko" else 0)
     picked, follows = [], {}
     for e, _ in chosen:
         before, after = joined.get(e.text, (e, None))
@@ -1169,7 +1179,7 @@ def _within_korean_share(backed, frame_top, reading: Reading, topic, texts, gist
         return backed
     kept = backed[:ends[min(KO_FIRST_QUOTES, len(ends)) - 1]]
     for end in ends[KO_FIRST_QUOTES:]:
-        if korean_enough(backed[:end]):
+        if end <= MAX_SENTENCES and korean_enough(backed[:end]):
             kept = backed[:end]
     if korean_enough(kept):
         return kept

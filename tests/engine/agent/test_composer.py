@@ -122,8 +122,11 @@ def test_korean_question_gets_a_korean_frame_and_quoted_english_evidence(minilm,
     lines = composition.text.splitlines()
     assert lines[0].startswith("저혈당의 증상")
     assert "영어 원문 근거 (English source text" in composition.text
-    quoted = [line for line in lines if line.startswith("- ")]
-    assert 1 <= len(quoted) <= 6 and all(CITED.search(line) and '"' in line for line in quoted)
+    listed = [line for line in lines if line.startswith("- ")]
+    quoted = [line for line in listed if '"' in line]
+    assert 1 <= len(quoted) <= 6 and all(CITED.search(line) for line in quoted)
+    # Besides the quotes, at most one line names in Korean what the unquoted sentences say.
+    assert all(line.startswith("- 영어 원문을 싣지 않은") and CITED.search(line) for line in listed if line not in quoted)
     assert hangul_share(composition.text) >= 0.4
     assert any("증상" in line for line in quoted)  # the facet named in Korean
     assert "진단이 아닙니다" in composition.text
@@ -216,6 +219,16 @@ def test_a_korean_answer_quotes_more_english_only_while_it_stays_korean_enough()
     assert kept == uncut[:len(kept)] and composer.KO_LEAST_QUOTES <= len(kept) < first
     assert hangul_share(shown(kept)) >= composer.KO_MIN_HANGUL or len(kept) == composer.KO_LEAST_QUOTES
 
+
+
+def test_a_korean_answer_quotes_at_most_six_sentences_however_short():
+    from engine.agent import composer
+    from engine.agent.support import Evidence, Support
+
+    many = [(Evidence(1, f"Exercise lowers it ({i}).", i), Support(f"Exercise lowers it ({i}).", source=1))
+            for i in range(composer.MAX_SENTENCES_KO)]
+    kept = composer._within_korean_share(many, [], composer.Reading("treatment"), "고혈압", texts("ko"))
+    assert composer.KO_FIRST_QUOTES < len(kept) == composer.MAX_SENTENCES < composer.MAX_SENTENCES_KO
 
 def test_a_korean_answer_says_at_a_glance_what_its_quotes_name():
     from engine.agent.answer_framing import korean_gist, qualifier_names
@@ -514,6 +527,9 @@ def test_a_quote_is_labelled_by_its_purpose_the_asked_kind_and_whether_a_medicin
     assert facet("Taking aspirin can lower your risk of a heart attack.", "definition") == "prevention"
     assert facet("Smoking increases the risk of a heart attack.", "definition") == "causes"
     assert facet("A neural tube defect affects the spine and its protective coverings.", "prevention") != "prevention"
+    # A healthy diet is a means of prevention; a child who appears healthy is none.
+    assert facet("Eat a healthy diet and stay active.", "prevention") == "prevention"
+    assert facet("Infants who are affected generally appear healthy before the incident.", "prevention") != "prevention"
 
 
 
@@ -653,6 +669,25 @@ def test_a_complication_does_not_answer_what_causes_it_nor_a_cause_what_its_symp
                          limit=1, query=query)
     assert first.text.startswith("Weak or damaged valves")
 
+
+
+def test_a_korean_answer_weighs_a_long_list_by_the_quote_it_would_show(minilm):
+    from engine.agent.composer import KO_TIGHTER_LETTERS, LONGEST_KO, candidates, select
+    from engine.agent.support import SupportChecker, evidence_from
+
+    steps = ("Ways to reduce the risk include: placing babies on their backs to sleep; using a firm sleep surface, "
+             "such as a crib mattress covered with a fitted sheet; keeping soft objects and loose bedding away from "
+             "the sleep area; keeping babies from getting too hot.")
+    page = Passage("sids", steps, title="Sudden Infant Death Syndrome")
+    checker = SupportChecker(minilm)
+    pool = candidates(evidence_from([page]))
+    query = "sudden infant death syndrome prevention"
+    vectors, query_vector = checker.vectors([e.text for e in pool]), checker.vectors([query])[0]
+    common = dict(kind="prevention", topic_terms=["sudden infant death syndrome"], sources=1, limit=1, query=query,
+                  longest=LONGEST_KO)
+    (_, whole), = select(query_vector, pool, vectors, **common)
+    (_, as_cut), = select(query_vector, pool, vectors, quote_letters=KO_TIGHTER_LETTERS[0], **common)
+    assert as_cut > whole
 
 KIDNEY_TREATMENT = Passage("kidney-tx", "Non-steroidal anti-inflammatory drugs (NSAIDs) can harm your kidneys, "
                            "especially if you have kidney disease. If you have kidney disease, do not use NSAIDs. "
