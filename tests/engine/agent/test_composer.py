@@ -178,6 +178,9 @@ def test_korean_key_terms_name_the_concepts_and_medical_words_of_a_sentence():
     assert "측정" in korean_key_terms("Blood pressure is measured with a cuff.")
     # Everyday health words too, not only concepts: what to do at home is named in Korean.
     assert korean_key_terms("Wash bedding and clothing in hot water.") == ["씻기", "침구", "의류", "뜨거운 물"]
+    assert korean_key_terms("A hernia pushes through a weak spot in the muscle wall.") == ["탈장", "약한 부분", "근육"]
+    assert "온몸" in korean_key_terms("Fibromyalgia causes long-term pain spread throughout the body.")
+    assert korean_key_terms("Cancer of the fallopian tube may cause pain.")[1] == "나팔관"  # no bare 관 (a tube)
     # A word's food sense only where the sentence speaks of food; a cold pack is no common cold.
     assert korean_key_terms("Some pediculicides have an ovicidal effect (kill eggs).")[-1] == "알"
     assert "달걀" in korean_key_terms("Eat foods such as eggs and meat.")
@@ -229,6 +232,16 @@ def test_a_korean_answer_quotes_at_most_six_sentences_however_short():
             for i in range(composer.MAX_SENTENCES_KO)]
     kept = composer._within_korean_share(many, [], composer.Reading("treatment"), "고혈압", texts("ko"))
     assert composer.KO_FIRST_QUOTES < len(kept) == composer.MAX_SENTENCES < composer.MAX_SENTENCES_KO
+
+
+def test_the_glance_and_unquoted_lines_name_up_to_fifteen_terms():
+    from engine.agent.answer_framing import korean_gist, korean_unquoted
+
+    sentences = [("Symptoms include fever, cough, headache, rash, nausea, vomiting, diarrhea, dizziness, fatigue, "
+                  "chills, sore throat, runny nose, back pain, chest pain and swelling.", 2)]
+    line = korean_unquoted(sentences, "")
+    assert line.startswith("영어 원문을 싣지 않은 근거 문장 [2]") and line.count("[2]") == 16
+    assert korean_gist(sentences, "symptoms", "").count("[2]") == 15
 
 def test_a_korean_answer_says_at_a_glance_what_its_quotes_name():
     from engine.agent.answer_framing import korean_gist, qualifier_names
