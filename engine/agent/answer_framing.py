@@ -281,6 +281,8 @@ _GIST_GENERIC = frozenset({*FACET_NAMES_KO.values(), "징후", "의사", "사람
 _QUALIFIERS_SECTION = "qualifiers and time"
 
 
+# The most key terms the glance line and the unquoted line each list.
+TERMS_LISTED = 15
 # What the glance line of an asked kind leaves out: a sentence about symptoms also names the
 # diseases they resemble ("similar to appendicitis, ulcers"), one about treatment the symptoms treated.
 _GLANCE_LEAVES_OUT = {"symptoms": {"condition"}, "side_effects": {"condition"},
@@ -288,7 +290,7 @@ _GLANCE_LEAVES_OUT = {"symptoms": {"condition"}, "side_effects": {"condition"},
                          for kind in ("treatment", "prevention", "diagnosis", "dosage", "what_to_do")}}
 
 
-def korean_unquoted(sentences: Sequence[tuple[str, int]], lead_text: str, limit: int = 15) -> str:
+def korean_unquoted(sentences: Sequence[tuple[str, int]], lead_text: str, limit: int = TERMS_LISTED) -> str:
     """One Korean line naming what the backed sentences a Korean answer does not quote say
     (it quotes fewer to stay Korean enough): their key terms, each with its [n], leaving out
     the topic, words that only name a kind of fact and mere qualifiers. Empty when nothing is left."""
@@ -317,7 +319,7 @@ def _listed(cited: dict[str, list[int]], limit: int) -> str:
     return ", ".join(f"{term} {''.join(f'[{n}]' for n in numbers)}" for term, numbers in list(cited.items())[:limit])
 
 
-def korean_gist(quotes: Sequence[tuple[str, int]], kind: str, lead_text: str, limit: int = 15) -> str:
+def korean_gist(quotes: Sequence[tuple[str, int]], kind: str, lead_text: str, limit: int = TERMS_LISTED) -> str:
     """One Korean line that says at a glance what the source sentences about the asked `kind`
     of fact (치료, 증상 …) name, of the sort that kind asks for (no diseases among symptoms): the Korean names of their concepts and medical words,
     each with the [n] of the quotes that name it (one link each in the GUI), leaving out the

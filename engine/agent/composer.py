@@ -513,8 +513,10 @@ def facet(sentence: str, kind: str = "", medicine: bool = False, food: bool = Fa
         return next(name for name, verbs in _PURPOSE_VERBS.items() if opening.group(1).lower() in verbs)
     name = _stated_kind(sentence)
     if name:
+        if name == "symptoms" and medicine:
+            return "side_effects"
         # What a condition leads to (complications) is none of the kinds an answer reads by.
-        return "side_effects" if name == "symptoms" and medicine else name if name in READING_ORDER else "other"
+        return name if name in READING_ORDER else "other"
     if kind in _FACET_CUES and speaks_to(sentence, kind, food):
         return kind
     if _LOWERS_RISK.search(sentence):

@@ -235,13 +235,13 @@ def test_a_korean_answer_quotes_at_most_six_sentences_however_short():
 
 
 def test_the_glance_and_unquoted_lines_name_up_to_fifteen_terms():
-    from engine.agent.answer_framing import korean_gist, korean_unquoted
+    from engine.agent.answer_framing import TERMS_LISTED, korean_gist, korean_unquoted
 
     sentences = [("Symptoms include fever, cough, headache, rash, nausea, vomiting, diarrhea, dizziness, fatigue, "
                   "chills, sore throat, runny nose, back pain, chest pain and swelling.", 2)]
     line = korean_unquoted(sentences, "")
-    assert line.startswith("영어 원문을 싣지 않은 근거 문장 [2]") and line.count("[2]") == 16
-    assert korean_gist(sentences, "symptoms", "").count("[2]") == 15
+    assert line.startswith("영어 원문을 싣지 않은 근거 문장 [2]") and line.count("[2]") == TERMS_LISTED + 1 == 16
+    assert korean_gist(sentences, "symptoms", "").count("[2]") == TERMS_LISTED
 
 def test_a_korean_answer_says_at_a_glance_what_its_quotes_name():
     from engine.agent.answer_framing import korean_gist, qualifier_names
