@@ -7,14 +7,26 @@ import gc
 import threading
 import time
 
+import pytest
 from PySide6.QtWidgets import QWidget
 
 from app.workers import EngineRunner, ProgressBridge
 from engine.errors import WrongPassphrase
 
 
-def test_stream_events_arrive_in_order_in_the_gui_thread(qtbot):
-    runner, owner = EngineRunner(), QWidget()
+@pytest.fixture
+def runner(qtbot):
+    """A runner shut down as the application shuts its own down: its calls are waited for before
+    it and the workers it holds go. Freed while a pool thread still finished a worker, it raced
+    that thread (a segfault in a later test's event processing, seen once under load)."""
+    made = EngineRunner()
+    yield made
+    assert made.wait(10_000)
+    qtbot.wait(50)
+
+
+def test_stream_events_arrive_in_order_in_the_gui_thread(qtbot, runner):
+    owner = QWidget()
     gui = threading.get_ident()
     seen, done = [], []
 
@@ -31,8 +43,8 @@ def test_stream_events_arrive_in_order_in_the_gui_thread(qtbot):
     qtbot.waitUntil(lambda: runner.busy == 0, timeout=2000)
 
 
-def test_serial_lane_runs_calls_one_after_another_on_one_thread(qtbot):
-    runner, owner = EngineRunner(), QWidget()
+def test_serial_lane_runs_calls_one_after_another_on_one_thread(qtbot, runner):
+    owner = QWidget()
     threads, order = [], []
 
     def work(number):
@@ -49,8 +61,8 @@ def test_serial_lane_runs_calls_one_after_another_on_one_thread(qtbot):
     assert len(set(threads)) == 1
 
 
-def test_errors_reach_the_error_callback(qtbot):
-    runner, owner = EngineRunner(), QWidget()
+def test_errors_reach_the_error_callback(qtbot, runner):
+    owner = QWidget()
     errors = []
 
     def fail():
@@ -61,8 +73,8 @@ def test_errors_reach_the_error_callback(qtbot):
     assert isinstance(errors[0], WrongPassphrase)
 
 
-def test_results_for_a_destroyed_widget_are_dropped(qtbot):
-    runner, owner = EngineRunner(), QWidget()
+def test_results_for_a_destroyed_widget_are_dropped(qtbot, runner):
+    owner = QWidget()
     results, gate = [], threading.Event()
     runner.call(owner, lambda: gate.wait(5) and "late", on_result=results.append)
     owner.deleteLater()
@@ -73,8 +85,8 @@ def test_results_for_a_destroyed_widget_are_dropped(qtbot):
     assert results == []
 
 
-def test_progress_bridge_carries_progress_from_a_worker(qtbot):
-    runner, owner = EngineRunner(), QWidget()
+def test_progress_bridge_carries_progress_from_a_worker(qtbot, runner):
+    owner = QWidget()
     bridge, seen = ProgressBridge(owner), []
     bridge.progressed.connect(lambda done, total, message: seen.append((done, total, message)))
 
@@ -90,13 +102,13 @@ def test_progress_bridge_carries_progress_from_a_worker(qtbot):
     assert seen[-1] == (3, 3, "file 3")
 
 
-def test_a_finished_worker_outlives_its_pool_thread_and_dies_in_the_gui_thread(qtbot):
+def test_a_finished_worker_outlives_its_pool_thread_and_dies_in_the_gui_thread(qtbot, runner):
     """A worker's signals live in the GUI thread; had the pool thread dropped the last
     reference when it deleted the finished runnable, they would be destroyed there, racing
     with the GUI thread deleting the relays connected to them (a segfault in ~QObject)."""
     import weakref
 
-    runner, owner = EngineRunner(), QWidget()
+    owner = QWidget()
     results, destroyed_on = [], []
     worker = runner.call(owner, lambda: 42, on_result=results.append)
     worker.signals.destroyed.connect(lambda *_: destroyed_on.append(threading.get_ident()))
