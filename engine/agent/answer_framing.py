@@ -283,6 +283,7 @@ _QUALIFIERS_SECTION = "qualifiers and time"
 
 # The most key terms the glance line and the unquoted line each list.
 TERMS_LISTED = 15
+
 # What the glance line of an asked kind leaves out: a sentence about symptoms also names the
 # diseases they resemble ("similar to appendicitis, ulcers"), one about treatment the symptoms treated.
 _GLANCE_LEAVES_OUT = {"symptoms": {"condition"}, "side_effects": {"condition"},

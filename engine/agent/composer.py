@@ -42,7 +42,7 @@ from engine.agent.support import (ALERT, NOTICE, PROFILE, Evidence, Support, Sup
                                   is_bare_list, item_headings)
 from engine.clinical.drug_alerts import class_names
 from engine.clinical.lexicon import english_names
-from engine.clinical.slot_model import NAMING_SLOTS, TOPIC_SLOTS
+from engine.clinical.slot_model import NAMING_SLOTS, TOPIC_SLOTS, only_asked_about
 from engine.knowledge.corpus import title_question
 from engine.knowledge.questions import MEDICINE_PAGE_QTYPES, question_kinds, title_facets
 from engine.text import (has_hangul, hangul_share, is_negated, latin_letters, latin_words, medical_words,
@@ -388,7 +388,7 @@ def _medicines(slots: dict) -> list[dict]:
 
 
 def _asks_about_a_medicine(slots: dict) -> bool:
-    return any(i.get("asked_about") for i in _medicines(slots))
+    return any(only_asked_about(i) for i in _medicines(slots))
 
 
 def asked_kind(question: str, slots: dict | None = None) -> str:
@@ -1156,8 +1156,8 @@ def shortened_quote(text: str, letters: int) -> str:
 def _within_korean_share(backed, frame_top, reading: Reading, topic, texts, gist=None, named=None, lead_text=None,
                          follows=None):
     """The backed sentences a Korean answer quotes so that it stays at least KO_MIN_HANGUL
-    Hangul: the longest prefix (in order of relevance) that does, and at least the first
-    KO_FIRST_QUOTES. When even those read too English, they are cut shorter at list items or
+    Hangul: the longest prefix (in order of relevance) that does, of at most MAX_SENTENCES sentences,
+    and at least the first KO_FIRST_QUOTES. When even those read too English, they are cut shorter at list items or
     clauses (`KO_TIGHTER_LETTERS`), as far as `shortened_quote` allows, and only when even
     the shortest cuts read too English are the least relevant dropped, down to KO_LEAST_QUOTES
     (dropping them earlier lost more facts on the tuning sets than the share was worth).

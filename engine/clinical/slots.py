@@ -29,7 +29,7 @@ from engine.clinical.pack import (
     load_pack,
     pack_dir,
 )
-from engine.clinical.slot_model import CONCEPT_SLOTS, Slots, empty_slots
+from engine.clinical.slot_model import CONCEPT_SLOTS, Slots, empty_slots, only_asked_about
 from engine.errors import InputError
 from engine.paths import install_bundled
 
@@ -128,7 +128,7 @@ def _deduplicate(items: list[dict]) -> list[dict]:
         if key not in seen:
             seen[key] = item
             continue
-        if not item.get("asked_about"):
+        if not only_asked_about(item):
             seen[key].pop("asked_about", None)
         for field, value in item.items():
             seen[key].setdefault(field, value)
