@@ -17,16 +17,27 @@ from engine.errors import WrongPassphrase
 @pytest.fixture
 def runner(qtbot):
     """A runner shut down as the application shuts its own down: its calls are waited for before
-    it and the workers it holds go. Freed while a pool thread still finished a worker, it raced
-    that thread (a segfault in a later test's event processing, seen once under load)."""
+    it and the workers it holds go."""
     made = EngineRunner()
     yield made
     assert made.wait(10_000)
     qtbot.wait(50)
 
 
-def test_stream_events_arrive_in_order_in_the_gui_thread(qtbot, runner):
-    owner = QWidget()
+@pytest.fixture
+def owner(qtbot, runner):
+    """The widget the calls report to, deleted the way the application deletes widgets
+    (`deleteLater`, in the event loop) once the runner's calls have ended. Freed by reference
+    count as the test returned, while a worker could still be finishing, it crashed the test run
+    twice (a segfault in pytest-qt's event processing right after the test)."""
+    widget = QWidget()
+    yield widget
+    assert runner.wait(10_000)
+    widget.deleteLater()
+    qtbot.wait(50)
+
+
+def test_stream_events_arrive_in_order_in_the_gui_thread(qtbot, runner, owner):
     gui = threading.get_ident()
     seen, done = [], []
 
@@ -43,8 +54,7 @@ def test_stream_events_arrive_in_order_in_the_gui_thread(qtbot, runner):
     qtbot.waitUntil(lambda: runner.busy == 0, timeout=2000)
 
 
-def test_serial_lane_runs_calls_one_after_another_on_one_thread(qtbot, runner):
-    owner = QWidget()
+def test_serial_lane_runs_calls_one_after_another_on_one_thread(qtbot, runner, owner):
     threads, order = [], []
 
     def work(number):
@@ -61,8 +71,7 @@ def test_serial_lane_runs_calls_one_after_another_on_one_thread(qtbot, runner):
     assert len(set(threads)) == 1
 
 
-def test_errors_reach_the_error_callback(qtbot, runner):
-    owner = QWidget()
+def test_errors_reach_the_error_callback(qtbot, runner, owner):
     errors = []
 
     def fail():
@@ -85,8 +94,7 @@ def test_results_for_a_destroyed_widget_are_dropped(qtbot, runner):
     assert results == []
 
 
-def test_progress_bridge_carries_progress_from_a_worker(qtbot, runner):
-    owner = QWidget()
+def test_progress_bridge_carries_progress_from_a_worker(qtbot, runner, owner):
     bridge, seen = ProgressBridge(owner), []
     bridge.progressed.connect(lambda done, total, message: seen.append((done, total, message)))
 
@@ -102,13 +110,12 @@ def test_progress_bridge_carries_progress_from_a_worker(qtbot, runner):
     assert seen[-1] == (3, 3, "file 3")
 
 
-def test_a_finished_worker_outlives_its_pool_thread_and_dies_in_the_gui_thread(qtbot, runner):
+def test_a_finished_worker_outlives_its_pool_thread_and_dies_in_the_gui_thread(qtbot, runner, owner):
     """A worker's signals live in the GUI thread; had the pool thread dropped the last
     reference when it deleted the finished runnable, they would be destroyed there, racing
     with the GUI thread deleting the relays connected to them (a segfault in ~QObject)."""
     import weakref
 
-    owner = QWidget()
     results, destroyed_on = [], []
     worker = runner.call(owner, lambda: 42, on_result=results.append)
     worker.signals.destroyed.connect(lambda *_: destroyed_on.append(threading.get_ident()))
