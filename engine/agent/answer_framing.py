@@ -97,6 +97,7 @@ TEXTS = {
         "key_terms": "",
         "how_to_read": "",
         "weak": "Some sentences were left out because no source supported them.",
+        "off_kind": "The sentences found do not seem to speak directly to {what}; what the sources say:",
     },
     "ko": {
         "evidence": "영어 원문 근거 (English source text, 번역하지 않고 출처 번호와 함께 인용):",
@@ -116,12 +117,32 @@ TEXTS = {
         "unquoted": "영어 원문을 싣지 않은 근거 문장 {sources}에 나오는 용어: {terms}.",
         "how_to_read": "아래 근거는 영어 출처의 원문 그대로이며, 각 문장 앞에 그 문장이 다루는 주제와 핵심어를 한국어로 적었습니다.",
         "weak": "출처로 뒷받침되지 않는 문장은 뺐습니다.",
+        "off_kind": "{topic}의 {what}에 관해 직접 다룬 문장은 출처에서 찾지 못한 것 같습니다. 관련해 출처에서 찾은 내용입니다.",
+        "off_kind_no_topic": "질문한 {what}에 관해 직접 다룬 문장은 출처에서 찾지 못한 것 같습니다. 관련해 출처에서 찾은 내용입니다.",
     },
 }
 FACET_NAMES_KO = {
     "definition": "정의", "causes": "원인", "symptoms": "증상", "diagnosis": "진단", "treatment": "치료",
     "prevention": "예방", "dosage": "용량", "side_effects": "부작용", "interaction": "상호작용", "what_to_do": "대처", "other": "참고",
 }
+
+# What each asked kind asks, in a lead that says no quoted sentence speaks to it.
+KIND_PHRASES_EN = {"causes": "the causes of {topic}", "symptoms": "the symptoms of {topic}",
+                   "diagnosis": "how {topic} is diagnosed", "treatment": "how {topic} is treated",
+                   "prevention": "how {topic} is prevented",
+                   "dosage": "the dose of {topic} (confirm any dose with a pharmacist or clinician)",
+                   "side_effects": "the side effects of {topic}", "what_to_do": "what to do about {topic}"}
+DOSE_CHECK_KO = " 실제 용량은 반드시 약사나 의사와 확인하세요."
+
+
+def off_kind_lead(kind: str, topic: str, language: str) -> str:
+    """The lead of an answer none of whose quotes speaks to the asked kind: it says so, so that
+    sentences about a medicine's lab checks do not read as its side effects. Whether two things go
+    together has its own leads (`interaction_lead`, and none when no sentence speaks of both)."""
+    if language == "ko":
+        template = texts(language)["off_kind" if topic else "off_kind_no_topic"]
+        return template.format(what=FACET_NAMES_KO[kind], topic=topic) + (DOSE_CHECK_KO if kind == "dosage" else "")
+    return texts(language)["off_kind"].format(what=KIND_PHRASES_EN[kind].format(topic=topic or "it"))
 
 
 def texts(language: str) -> dict:

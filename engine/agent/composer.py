@@ -134,6 +134,7 @@ _MEANS_CUES = {
     "diagnosis": r"\btests?\b|\bexam|\bbiops|\bmeasur|\bscreen|\bx-ray|\bscan\b|\breading|\bcriteri"
                  r"|\bconsidered to have\b|\b(?:medical|health) history\b",
     "treatment": r"\btherap|\bmedicine|\bmedication|\bsurgery|\bdrugs?\b|\bprescri|\binhaler|\bantibiotic|\binsulin"
+                 r"|\bover-the-counter\b|\bointments?\b|\bcreams?\b|\b(?:eye|ear|nose|nasal) drops\b"
                  r"|\bhormone|\bdrink (?:lots|plenty|more|extra)\b|\bapply(?:ing)? (?:ice|heat|an? (?:cold|warm|ice))\b"
                  r"|\bice packs?\b|\blifestyle changes?\b|\bcalori|\bphysical(?:ly)? activ|\bexercis|" + _REST,
     "prevention": r"\bavoid|" + _LOWERS_RISK.pattern + r"|\bprotect(s|ing)? (you|your|against|them|children|people)\b"
@@ -234,6 +235,9 @@ def off_side(sentence: str, kind: str, topic_terms: Sequence[str]) -> bool:
 
 # The kinds of question asked about a medicine (its nausea is a side effect, a disease's a symptom).
 MEDICINE_KINDS = frozenset({"side_effects", "dosage", "interaction"})
+# The facets of quotes that answer an asked kind: first aid ("To treat a spider bite: Wash the area …")
+# answers what to do.
+ANSWERING_FACETS = {"what_to_do": {"what_to_do", "treatment"}}
 # About a medicine, "drugs" or "medicine" says little; its interactions, doses and side effects say more.
 _MEDICINE_FACETS_FIRST = (*(k for k in READING_ORDER if k in MEDICINE_KINDS),
                           *(k for k in READING_ORDER[:-1] if k not in MEDICINE_KINDS))
@@ -316,13 +320,14 @@ _JUNK = re.compile(r"https?://|www\.|\b1-800\b|^(see|source|for more|learn more|
                    r"|^(?:to )?(?:find out|learn) more\b|\bfind it by\b", re.I)
 # A sentence about the page, not the topic: "Diagnosis Here is how these anxiety disorders are
 # diagnosed.", "This fact sheet describes ...", "The information below ...", "(Watch the video to
-# learn more about glaucoma.", "More information about ... is provided in the NIDDK health topic, ...",
+# learn more about glaucoma.", "(This short video discusses causes, symptoms, and treatments for dry eye.)", "More information about ... is provided in the NIDDK health topic, ...",
 # also at the end of a list run into it ("… Dementia with Lewy bodies More information on each of these
 # conditions is available in …"), and a figure the reader cannot see ("The middle image shows where varicose veins might appear").
 _ABOUT_THE_PAGE = re.compile(r"(?:^|^\w+ )(?:here (?:is|are)\b|this (?:page|section|fact sheet|summary|topic|booklet)\b"
                              r"|the (?:information|sections?|list) below\b|(?:listed|described) below\b"
                              r"|(?:these|the following) (?:resources|links|websites|web sites)\b)"
                              r"|^\(?(?:watch|view|see|play) (?:the|this|a) (?:video|animation|slide|figure|picture)"
+                             r"|^\(?this (?:short |brief )?(?:video|animation|slide ?show)\b"
                              r"|(?:^|\s)more information (?:about|on)\b.*\b(?:is|are|can be) (?:provided|available|found)\b"
                              r"|^(?:in )?(?:the (?:top|middle|bottom|left|right|upper|lower) (?:image|figure|picture|illustration|drawing|panel)"
                              r"|figure [a-z0-9]{1,3}\b)", re.I)
@@ -674,6 +679,19 @@ def question_topic(focus: Sequence[str], slots: dict, concepts, kind: str = "") 
                  medicine=bool(items) and all(i in medicines for i in items))
 
 
+def with_other_names(topic: Topic, documents: Sequence) -> Topic:
+    """The topic with the other names a retrieved page gives it: "What is (are) Foodborne Illness ?
+    (Also called: Food Poisoning)" makes NIDDK's "How to prevent Foodborne Illnesses ?" a page
+    on food poisoning, though the pack links the two names to different concepts."""
+    names = list(topic.names)
+    for doc in documents:
+        focus, _, aliases = title_facets(getattr(doc, "title", "") or "")
+        keys = [set(tokenize(key)) for key in (focus, *aliases) if aliases and tokenize(key)]
+        if any(key in topic.names for key in keys):
+            names += [key for key in keys if key not in names]
+    return replace(topic, names=names) if len(names) > len(topic.names) else topic
+
+
 def _english_names(item: dict, with_class: bool) -> list[str]:
     """An extracted item's English name and synonyms, and with `with_class` its drug classes."""
     names = [n for n in [item.get("name", ""), *(item.get("synonyms") or [])] if n and not has_hangul(n)]
@@ -1009,6 +1027,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
         if line:
             frame_top.append(Support(line, kind=PROFILE))
     asked = question_topic(focus, slots, checker.concepts, kind) if checker.concepts is not None else Topic()
+    asked = with_other_names(asked, documents)
     used = passages_used(documents, kind, asked, checker.concepts)
     evidence = evidence_from(documents, used)
     joined = pronoun_pairs(evidence)
@@ -1111,6 +1130,10 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
             unquoted = unquoted_line(named, backed, f"{lead_text} {gist}")
     order = {id(e): i for i, e in enumerate(in_pairs(reading_order([e for e, _ in backed], reading), follows))}
     sourced = [s for e, s in sorted(backed, key=lambda pair: order[id(pair[0])])]
+    if sourced and kind in framing.KIND_PHRASES_EN and not any(
+            reading.facet(s.source_sentence or s.text) in ANSWERING_FACETS.get(kind, {kind}) for s in sourced):
+        lead_text = framing.off_kind_lead(kind, topic, language)
+        decisions.append(f"compose: no quoted sentence speaks to the asked kind ({kind}); the lead says so")
     if not sourced:
         lead_text = (texts["no_medicine_page"].format(name=topic) if no_medicine_page and topic
                      else texts["not_together"].format(name=topic) if not_together and topic

@@ -485,6 +485,7 @@ def test_a_sentence_about_the_page_is_not_quoted():
 
     texts = ["The most common form of the disease is open-angle glaucoma.",
              "(Watch the video to learn more about glaucoma.",
+             "(This short video discusses causes, symptoms, and treatments for dry eye.)",
              "To find out more, visit Shingles Vaccination: What You Need to Know.",
              "Diagnosis Here is how these anxiety disorders are diagnosed.",
              "Medications for glaucoma (eye drops or pills) lower eye pressure.",
@@ -513,7 +514,7 @@ def test_a_sentence_about_the_page_is_not_quoted():
              "Essential tremor Normal pressure hydrocephalus Multiple system atrophy More information on each of "
              "these conditions is available in the NINDS publication."]
     kept = [e.text for e in candidates([Evidence(1, t, i) for i, t in enumerate(texts)])]
-    assert kept == [texts[0], texts[4], texts[7], texts[13], texts[17], texts[18], texts[-7], texts[-6], texts[-2]]
+    assert kept == [texts[0], texts[5], texts[8], texts[14], texts[18], texts[19], texts[-7], texts[-6], texts[-2]]
 
 
 def test_a_quote_is_labelled_by_its_purpose_the_asked_kind_and_whether_a_medicine_was_asked_about():
@@ -578,6 +579,26 @@ def test_the_page_that_answers_the_asked_kind_is_read_even_when_ranked_after_the
     assert passages_used(documents, "diagnosis", topic, no_concepts) == [1, 2, 3, 4, 5]  # the fourth answers it
     assert passages_used(documents, "treatment", topic, no_concepts) == [1, 2, 3, 4, 5]  # none does
     assert passages_used(documents[:3], "prevention", topic, no_concepts) == [1, 2, 3]
+
+
+def test_a_page_that_gives_the_topic_another_name_makes_pages_under_that_name_about_the_topic():
+    from engine.agent.composer import Topic, passages_used, with_other_names
+    from engine.passage import Passage
+    from engine.text import tokenize
+
+    titles = ["What is (are) Foodborne Illness ? (Also called: Food Poisoning)", "What is (are) Poisoning ?",
+              "How to prevent Marine Toxins ?", "What is (are) Food Safety ?", "What causes Foodborne Illnesses ?",
+              "How to prevent Parasites ?", "How to prevent Foodborne Illnesses ?"]
+    documents = [Passage(doc_id=str(n), text="Text.", title=t) for n, t in enumerate(titles)]
+    topic = Topic({"C0016479"}, [set(tokenize("food poisoning"))])
+    no_concepts = lambda text: set()  # noqa: E731
+    assert passages_used(documents, "prevention", topic, no_concepts) == [1, 2, 3, 4, 5]
+    widened = with_other_names(topic, documents)
+    assert set(tokenize("foodborne illness")) in widened.names and widened.ids == topic.ids
+    assert passages_used(documents, "prevention", widened, no_concepts) == [1, 2, 3, 4, 5, 7]
+    # A page that names only itself widens nothing, nor does an alias list of a page on another topic.
+    assert with_other_names(topic, documents[1:]).names == topic.names
+    assert with_other_names(Topic(set(), [set(tokenize("poisoning"))]), documents[:1]).names == [set(tokenize("poisoning"))]
 
 
 def test_a_count_of_types_without_the_types_is_not_quoted():
@@ -1034,6 +1055,8 @@ def test_being_diagnosed_with_something_is_not_how_it_is_diagnosed_and_self_care
     ("Successful weight-loss treatments include setting goals and making lifestyle changes, such as eating fewer "
      "calories and being physically active.", "treatment", True),
     ("Treatment may take several months.", "treatment", False),
+    ("Try over-the-counter remedies such as artificial tears, gels, gel inserts, and ointments.", "treatment", True),
+    ("Use lubricating eye drops while performing these tasks.", "treatment", True),
     ("Symptoms of vascular dementia may develop gradually or may progress after each small stroke.", "symptoms", False),
     ("Early symptoms of dementia can include: Getting lost on familiar routes; Misplacing items.", "symptoms", True),
 ])
@@ -1198,3 +1221,28 @@ def test_a_question_without_a_topic_gets_a_lead_that_reads_as_a_sentence(kind):
     assert "this question together" not in english and "this question can" not in english
     assert kind == "definition" or ("this question" not in english and "이 질문" not in korean)
     assert lead_text("interaction", "", "en") == "What the sources say about taking these together:"
+
+
+
+def test_an_answer_none_of_whose_quotes_speaks_to_the_asked_kind_says_so_in_its_lead(minilm):
+    from engine.agent.answer_framing import off_kind_lead
+
+    checks = Passage("combo-info", "Keep all appointments with your doctor and the laboratory. Your doctor may order "
+                     "certain lab tests to check your body's response to hydrochlorothiazide. Take hydrochlorothiazide "
+                     "exactly as directed.", title="What other information should I know about Hydrochlorothiazide ?")
+    slots = {"medications": [{"name": "hydrochlorothiazide", "concept_id": "C0020261"}]}
+    composition = compose(question="What are the side effects of hydrochlorothiazide?", language="en", slots=slots,
+                          documents=[checks], checker=SupportChecker(minilm))
+    assert composition.text.startswith("The sentences found do not seem to speak directly to the side effects of "
+                                       "hydrochlorothiazide")
+    assert any("no quoted sentence speaks to the asked kind" in d for d in composition.decisions)
+    side = Passage("side", "Hydrochlorothiazide may cause side effects: frequent urination; dizziness; muscle cramps.",
+                   title="What are the side effects or risks of Hydrochlorothiazide ?")
+    composition = compose(question="What are the side effects of hydrochlorothiazide?", language="en", slots=slots,
+                          documents=[side, checks], checker=SupportChecker(minilm))
+    assert "speak directly" not in composition.text and "frequent urination" in composition.text
+    assert off_kind_lead("what_to_do", "", "en") == ("The sentences found do not seem to speak directly to what to do "
+                                                     "about it; what the sources say:")
+    assert off_kind_lead("side_effects", "이뇨제", "ko").startswith("이뇨제의 부작용에 관해 직접 다룬 문장은")
+    assert "confirm any dose" in off_kind_lead("dosage", "naproxen", "en")
+    assert off_kind_lead("dosage", "나프록센", "ko").endswith("약사나 의사와 확인하세요.")
