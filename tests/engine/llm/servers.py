@@ -61,6 +61,12 @@ class StubServer:
                     return
                 if stub.mode == "slow":
                     time.sleep(stub.delay)
+                try:
+                    self._stream()
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up first (a timeout or a cancelled turn): nobody is left to answer
+
+            def _stream(self):
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.end_headers()
