@@ -20,6 +20,10 @@ from engine.text import has_hangul
 QUESTION_KINDS = ("definition", "causes", "symptoms", "diagnosis", "treatment", "prevention", "dosage",
                   "side_effects", "interaction", "what_to_do")
 
+# The advice every lead of a dose answer carries.
+DOSE_CHECK_EN = "(confirm any dose with a pharmacist or clinician)"
+DOSE_CHECK_KO = "실제 용량은 반드시 약사나 의사와 확인하세요."
+
 LEADS = {
     "en": {
         "definition": "What the sources say about {topic}:",
@@ -28,7 +32,7 @@ LEADS = {
         "diagnosis": "How {topic} is diagnosed, according to the sources:",
         "treatment": "How {topic} is treated, according to the sources:",
         "prevention": "How {topic} can be prevented, according to the sources:",
-        "dosage": "What the sources say about the dose of {topic} (confirm any dose with a pharmacist or clinician):",
+        "dosage": f"What the sources say about the dose of {{topic}} {DOSE_CHECK_EN}:",
         "side_effects": "Side effects of {topic} described in the sources:",
         "interaction": "What the sources say about taking {topic} together:",
         "what_to_do": "What the sources advise about {topic}:",
@@ -43,7 +47,7 @@ LEADS = {
         "diagnosis": "{topic}의 진단 방법에 대해 출처에서 찾은 내용입니다.",
         "treatment": "{topic}의 치료에 대해 출처에서 찾은 내용입니다.",
         "prevention": "{topic}의 예방에 대해 출처에서 찾은 내용입니다.",
-        "dosage": "{topic}의 용량에 대해 출처에서 찾은 내용입니다. 실제 용량은 반드시 약사나 의사와 확인하세요.",
+        "dosage": f"{{topic}}의 용량에 대해 출처에서 찾은 내용입니다. {DOSE_CHECK_KO}",
         "side_effects": "{topic}의 부작용에 대해 출처에서 찾은 내용입니다.",
         "interaction": "{topic} 병용(함께 복용)에 대해 출처에서 찾은 내용입니다.",
         "what_to_do": "{topic}에 관해 지금 할 수 있는 일을 출처에서 찾은 내용입니다.",
@@ -62,7 +66,7 @@ LEADS_NO_TOPIC = {
         "diagnosis": "How it is diagnosed, according to the sources:",
         "treatment": "How it is treated, according to the sources:",
         "prevention": "How it can be prevented, according to the sources:",
-        "dosage": "What the sources say about the dose (confirm any dose with a pharmacist or clinician):",
+        "dosage": f"What the sources say about the dose {DOSE_CHECK_EN}:",
         "side_effects": "Side effects described in the sources:",
         "interaction": "What the sources say about taking these together:",
         "what_to_do": "What the sources advise:",
@@ -74,7 +78,7 @@ LEADS_NO_TOPIC = {
         "diagnosis": "진단 방법에 대해 출처에서 찾은 내용입니다.",
         "treatment": "치료에 대해 출처에서 찾은 내용입니다.",
         "prevention": "예방에 대해 출처에서 찾은 내용입니다.",
-        "dosage": "용량에 대해 출처에서 찾은 내용입니다. 실제 용량은 반드시 약사나 의사와 확인하세요.",
+        "dosage": f"용량에 대해 출처에서 찾은 내용입니다. {DOSE_CHECK_KO}",
         "side_effects": "부작용에 대해 출처에서 찾은 내용입니다.",
         "interaction": "함께 복용하는 것에 대해 출처에서 찾은 내용입니다.",
         "what_to_do": "지금 할 수 있는 일을 출처에서 찾은 내용입니다.",
@@ -130,9 +134,8 @@ FACET_NAMES_KO = {
 KIND_PHRASES_EN = {"causes": "the causes of {topic}", "symptoms": "the symptoms of {topic}",
                    "diagnosis": "how {topic} is diagnosed", "treatment": "how {topic} is treated",
                    "prevention": "how {topic} is prevented",
-                   "dosage": "the dose of {topic} (confirm any dose with a pharmacist or clinician)",
+                   "dosage": f"the dose of {{topic}} {DOSE_CHECK_EN}",
                    "side_effects": "the side effects of {topic}", "what_to_do": "what to do about {topic}"}
-DOSE_CHECK_KO = " 실제 용량은 반드시 약사나 의사와 확인하세요."
 
 
 def off_kind_lead(kind: str, topic: str, language: str) -> str:
@@ -141,7 +144,8 @@ def off_kind_lead(kind: str, topic: str, language: str) -> str:
     together has its own leads (`interaction_lead`, and none when no sentence speaks of both)."""
     if language == "ko":
         template = texts(language)["off_kind" if topic else "off_kind_no_topic"]
-        return template.format(what=FACET_NAMES_KO[kind], topic=topic) + (DOSE_CHECK_KO if kind == "dosage" else "")
+        lead = template.format(what=FACET_NAMES_KO[kind], topic=topic)
+        return f"{lead} {DOSE_CHECK_KO}" if kind == "dosage" else lead
     return texts(language)["off_kind"].format(what=KIND_PHRASES_EN[kind].format(topic=topic or "it"))
 
 

@@ -320,7 +320,8 @@ _JUNK = re.compile(r"https?://|www\.|\b1-800\b|^(see|source|for more|learn more|
                    r"|^(?:to )?(?:find out|learn) more\b|\bfind it by\b", re.I)
 # A sentence about the page, not the topic: "Diagnosis Here is how these anxiety disorders are
 # diagnosed.", "This fact sheet describes ...", "The information below ...", "(Watch the video to
-# learn more about glaucoma.", "(This short video discusses causes, symptoms, and treatments for dry eye.)", "More information about ... is provided in the NIDDK health topic, ...",
+# learn more about glaucoma.", "(This short video discusses causes, symptoms, and treatments for dry eye.)",
+# "More information about ... is provided in the NIDDK health topic, ...",
 # also at the end of a list run into it ("… Dementia with Lewy bodies More information on each of these
 # conditions is available in …"), and a figure the reader cannot see ("The middle image shows where varicose veins might appear").
 _ABOUT_THE_PAGE = re.compile(r"(?:^|^\w+ )(?:here (?:is|are)\b|this (?:page|section|fact sheet|summary|topic|booklet)\b"
@@ -686,7 +687,9 @@ def with_other_names(topic: Topic, documents: Sequence) -> Topic:
     names = list(topic.names)
     for doc in documents:
         focus, _, aliases = title_facets(getattr(doc, "title", "") or "")
-        keys = [set(tokenize(key)) for key in (focus, *aliases) if aliases and tokenize(key)]
+        if not aliases:
+            continue
+        keys = [set(tokenize(key)) for key in (focus, *aliases) if tokenize(key)]
         if any(key in topic.names for key in keys):
             names += [key for key in keys if key not in names]
     return replace(topic, names=names) if len(names) > len(topic.names) else topic

@@ -1223,7 +1223,6 @@ def test_a_question_without_a_topic_gets_a_lead_that_reads_as_a_sentence(kind):
     assert lead_text("interaction", "", "en") == "What the sources say about taking these together:"
 
 
-
 def test_an_answer_none_of_whose_quotes_speaks_to_the_asked_kind_says_so_in_its_lead(minilm):
     from engine.agent.answer_framing import off_kind_lead
 
