@@ -36,6 +36,7 @@ LEADS = {
         "side_effects": "Side effects of {topic} described in the sources:",
         "interaction": "What the sources say about taking {topic} together:",
         "what_to_do": "What the sources advise about {topic}:",
+        "food": "What the sources say about eating and diet with {topic}:",
         "precaution": "What the sources say about taking {medicine} with {condition}:",
         "with_alcohol": "What the sources say about drinking alcohol while taking {medicine}:",
         "with_others": "What the sources say about taking {medicine} with other medicines, food or drink:",
@@ -51,6 +52,7 @@ LEADS = {
         "side_effects": "{topic}의 부작용에 대해 출처에서 찾은 내용입니다.",
         "interaction": "{topic} 병용(함께 복용)에 대해 출처에서 찾은 내용입니다.",
         "what_to_do": "{topic}에 관해 지금 할 수 있는 일을 출처에서 찾은 내용입니다.",
+        "food": "{topic}에 관련된 음식과 식사에 대해 출처에서 찾은 내용입니다.",
         "precaution": "{condition} 환자의 {medicine} 복용에 대해 출처에서 찾은 내용입니다.",
         "with_alcohol": "{medicine} 복용 중 음주에 대해 출처에서 찾은 내용입니다.",
         "with_others": "{medicine} 복용 시 다른 약이나 음식과의 병용에 대해 출처에서 찾은 내용입니다.",
@@ -70,6 +72,7 @@ LEADS_NO_TOPIC = {
         "side_effects": "Side effects described in the sources:",
         "interaction": "What the sources say about taking these together:",
         "what_to_do": "What the sources advise:",
+        "food": "What the sources say about eating and diet:",
     },
     "ko": {
         "definition": "이 질문에 대해 출처에서 찾은 설명입니다.",
@@ -82,6 +85,7 @@ LEADS_NO_TOPIC = {
         "side_effects": "부작용에 대해 출처에서 찾은 내용입니다.",
         "interaction": "함께 복용하는 것에 대해 출처에서 찾은 내용입니다.",
         "what_to_do": "지금 할 수 있는 일을 출처에서 찾은 내용입니다.",
+        "food": "음식과 식사에 대해 출처에서 찾은 내용입니다.",
     },
 }
 TEXTS = {
@@ -153,7 +157,14 @@ def texts(language: str) -> dict:
     return TEXTS.get(language, TEXTS["en"])
 
 
-def lead(kind: str, topic: str, language: str) -> str:
+# The kinds whose lead names food when the question asks what to eat ("빈혈이 있으면 뭘 먹어야
+# 하나요?" is not "what can be done now").
+FOOD_LEAD_KINDS = ("what_to_do", "treatment", "prevention")
+
+
+def lead(kind: str, topic: str, language: str, food: bool = False) -> str:
+    if food and kind in FOOD_LEAD_KINDS:
+        kind = "food"
     if not topic:
         templates = LEADS_NO_TOPIC.get(language, LEADS_NO_TOPIC["en"])
         return templates.get(kind, templates["definition"])

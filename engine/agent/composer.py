@@ -132,7 +132,8 @@ _REST = r"(?<!at )\brest(?:ing)?\b(?! of)"
 _HEALTHY_HABIT = r"(?<!appear )(?<!appears )(?<!look )(?<!looks )(?<!seem )(?<!seems )(?<!otherwise )(?<!be )\bhealthy"
 _MEANS_CUES = {
     "diagnosis": r"\btests?\b|\bexam|\bbiops|\bmeasur|\bscreen|\bx-ray|\bscan\b|\breading|\bcriteri"
-                 r"|\bconsidered to have\b|\b(?:medical|health) history\b",
+                 r"|\bconsidered to have\b|\b(?:medical|health) history\b|\bultrasound|\bmammogra|\bimaging\b|\bMRI\b"
+                 r"|\bCT\b|\bendoscop|\bcolonoscop|\belectrocardiogra|\bECG\b|\bEKG\b|\bdoppler\b|\bsamples?\b",
     "treatment": r"\btherap|\bmedicine|\bmedication|\bsurgery|\bdrugs?\b|\bprescri|\binhaler|\bantibiotic|\binsulin"
                  r"|\bover-the-counter\b|\bointments?\b|\bcreams?\b|\b(?:eye|ear|nose|nasal) drops\b"
                  r"|\bhormone|\bdrink (?:lots|plenty|more|extra)\b|\bapply(?:ing)? (?:ice|heat|an? (?:cold|warm|ice))\b"
@@ -1110,7 +1111,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     backed = [(e, s) for e, s in backed if id(e) not in follows or id(follows[id(e)]) in quoted]
     topic = framing.focus_name(focus, language) if focus else framing.topic_name(slots, language)
     lead_text = (kind == "interaction" and not focus and framing.interaction_lead(slots, question, language)
-                 or framing.lead(kind, topic, language))
+                 or framing.lead(kind, topic, language, food))
     gist, named = "", backed
     if language == "ko":
         # The Korean glance line names what all backed sentences say, quoted or not (a Korean
@@ -1189,7 +1190,7 @@ def _within_korean_share(backed, frame_top, reading: Reading, topic, texts, gist
     (dropping them earlier lost more facts on the tuning sets than the share was worth).
     A pronoun sentence and the sentence it follows (`follows`, by id) count as one quote and are
     kept or dropped together."""
-    lead = Support(lead_text or framing.lead(reading.kind, topic, "ko"), kind=NOTICE)
+    lead = Support(lead_text or framing.lead(reading.kind, topic, "ko", reading.food), kind=NOTICE)
     closing = Support(texts["disclaimer"], kind=NOTICE)
 
     named = backed if named is None else named

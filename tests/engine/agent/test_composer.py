@@ -173,6 +173,9 @@ def test_korean_key_terms_name_the_concepts_and_medical_words_of_a_sentence():
     assert korean_key_terms("Kidney stones are treated with shock wave lithotripsy.") == \
         ["요로결석", "치료", "체외충격파 쇄석술"]  # the longest name wins: not 신장 (kidney)
     assert korean_key_terms("It was a long day.") == []
+    # Blood pressure that falls is low blood pressure, not a fall (낙상).
+    assert korean_key_terms("Your blood pressure drops when you stand up.") == ["혈압 저하"]
+    assert "낙상" not in korean_key_terms("Blood pressure falls when you stand up quickly.")
     # "Measures" to take are steps, not measurements (측정).
     assert "측정" not in korean_key_terms("Measures should be taken to prevent tick bites.")
     assert "측정" in korean_key_terms("Blood pressure is measured with a cuff.")
@@ -784,6 +787,10 @@ def test_a_question_about_what_to_eat_quotes_what_the_sources_say_about_food(min
     # Its sentences about food are what to do, labelled and glanced at as such.
     food_line = next(line for line in composition.text.splitlines() if "absorb iron" in line)
     assert food_line.startswith("- 대처 · ") and "한눈에 보기" in composition.text
+    # Its lead names food, not "what can be done now".
+    assert composition.text.startswith("빈혈에 관련된 음식과 식사에 대해 출처에서 찾은 내용입니다.")
+    assert lead_text("what_to_do", "gout", "en", food=True) == "What the sources say about eating and diet with gout:"
+    assert lead_text("causes", "gout", "en", food=True) == "What causes gout, according to the sources:"
     from engine.agent.composer import candidates, select
     from engine.agent.support import evidence_from
 
@@ -1050,6 +1057,8 @@ def test_being_diagnosed_with_something_is_not_how_it_is_diagnosed_and_self_care
     ("Still, the person may need pain medication and should drink lots of fluids.", "treatment", True),
     ("A complete evaluation by a trained professional is the only way to diagnose it.", "diagnosis", False),
     ("These tests may include stool sampling tests, blood tests, and x-rays.", "diagnosis", True),
+    ("A mammogram or an ultrasound can find a lump too small to feel.", "diagnosis", True),
+    ("A Doppler ultrasound shows how blood flows in the legs.", "diagnosis", True),
     ("Vaccines can prevent several types of HPV.", "prevention", True),
     ("Tell your doctor if the rash spreads.", "symptoms", True),
     ("Successful weight-loss treatments include setting goals and making lifestyle changes, such as eating fewer "
