@@ -49,8 +49,9 @@ from engine.text import (has_hangul, hangul_share, is_negated, latin_letters, la
                          population_markers, split_answer_sentences, tokenize)
 
 # A Korean answer weighs up to MAX_SENTENCES_KO sentences: it quotes fewer to stay Korean enough,
-# and its glance and unquoted lines name in Korean what the others say.
-MIN_SENTENCES, MAX_SENTENCES, MAX_SENTENCES_KO = 3, 6, 10
+# and its glance and unquoted lines name in Korean what the others say (each line lists at most
+# answer_framing.TERMS_LISTED terms, so weighing more sentences names more facts, not longer lines).
+MIN_SENTENCES, MAX_SENTENCES, MAX_SENTENCES_KO = 3, 6, 16
 HEADING_WORDS = 3  # a unit of fewer words is a heading, not a sentence
 # Words: a longer sentence is penalised (a Korean answer prefers short quotes, and is judged by the
 # quote it would show once cut at KO_TIGHTER_LETTERS[0]).
