@@ -682,6 +682,16 @@ def question_topic(focus: Sequence[str], slots: dict, concepts, kind: str = "") 
                  medicine=bool(items) and all(i in medicines for i in items))
 
 
+# A name of NAME_KIND_WORDS words or more stands for the longer names that contain it: a page also called
+# "Non-alcoholic fatty liver disease" is on fatty liver disease; one also called "diabetes insipidus" is not
+# on diabetes.
+NAME_KIND_WORDS = 2
+
+
+def is_kind_of(key: set, names) -> bool:
+    return any(len(name) >= NAME_KIND_WORDS and name < key for name in names)
+
+
 def with_other_names(topic: Topic, documents: Sequence) -> Topic:
     """The topic with the other names a retrieved page gives it: "What is (are) Foodborne Illness ?
     (Also called: Food Poisoning)" makes NIDDK's "How to prevent Foodborne Illnesses ?" a page
@@ -692,7 +702,7 @@ def with_other_names(topic: Topic, documents: Sequence) -> Topic:
         if not aliases:
             continue
         keys = [set(tokenize(key)) for key in (focus, *aliases) if tokenize(key)]
-        if any(key in topic.names for key in keys):
+        if any(key in topic.names or is_kind_of(key, topic.names) for key in keys):
             names += [key for key in keys if key not in names]
     return replace(topic, names=names) if len(names) > len(topic.names) else topic
 

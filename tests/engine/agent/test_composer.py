@@ -602,6 +602,14 @@ def test_a_page_that_gives_the_topic_another_name_makes_pages_under_that_name_ab
     # A page that names only itself widens nothing, nor does an alias list of a page on another topic.
     assert with_other_names(topic, documents[1:]).names == topic.names
     assert with_other_names(Topic(set(), [set(tokenize("poisoning"))]), documents[:1]).names == [set(tokenize("poisoning"))]
+    # A longer name that holds a name of two words or more is a kind of it; one word stands for no kinds.
+    nash = Passage(doc_id="n", text="Text.", title="What causes Nonalcoholic steatohepatitis ? (Also called: NASH; "
+                                                   "Non-alcoholic fatty liver disease)")
+    fatty = with_other_names(Topic(set(), [set(tokenize("fatty liver disease"))]), [nash])
+    assert set(tokenize("nonalcoholic steatohepatitis")) in fatty.names
+    insipidus = Passage(doc_id="d", text="Text.", title="What is (are) Diabetes insipidus ? (Also called: DI; "
+                                                        "Nephrogenic diabetes insipidus)")
+    assert with_other_names(Topic(set(), [set(tokenize("diabetes"))]), [insipidus]).names == [set(tokenize("diabetes"))]
 
 
 def test_a_count_of_types_without_the_types_is_not_quoted():
