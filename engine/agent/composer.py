@@ -642,6 +642,10 @@ def candidates(evidence: Sequence[Evidence]) -> list[Evidence]:
     return out
 
 
+# A name of this many words or more stands for the longer names that contain it (`Topic.holds_name`).
+NAME_KIND_WORDS = 2
+
+
 @dataclass
 class Topic:
     """What the question is about: concept ids and the stems of its names and synonyms."""
@@ -656,6 +660,12 @@ class Topic:
     def named_in(self, text: str, concepts) -> bool:
         words = set(tokenize(text))
         return bool(concepts(text) & self.ids) or any(name <= words for name in self.names)
+
+    def holds_name(self, key: set[str]) -> bool:
+        """`key` (a name's stems) is one of the topic's names, or a longer name holding one of
+        NAME_KIND_WORDS words or more: "Non-alcoholic fatty liver disease" is a fatty liver disease,
+        but "diabetes insipidus" is no diabetes."""
+        return any(name == key or (len(name) >= NAME_KIND_WORDS and name <= key) for name in self.names)
 
 
 # What holds for a drug class holds for its members: "Opioids can slow your breathing" answers whether
@@ -682,16 +692,6 @@ def question_topic(focus: Sequence[str], slots: dict, concepts, kind: str = "") 
                  medicine=bool(items) and all(i in medicines for i in items))
 
 
-# A name of NAME_KIND_WORDS words or more stands for the longer names that contain it: a page also called
-# "Non-alcoholic fatty liver disease" is on fatty liver disease; one also called "diabetes insipidus" is not
-# on diabetes.
-NAME_KIND_WORDS = 2
-
-
-def is_kind_of(key: set, names) -> bool:
-    return any(len(name) >= NAME_KIND_WORDS and name < key for name in names)
-
-
 def with_other_names(topic: Topic, documents: Sequence) -> Topic:
     """The topic with the other names a retrieved page gives it: "What is (are) Foodborne Illness ?
     (Also called: Food Poisoning)" makes NIDDK's "How to prevent Foodborne Illnesses ?" a page
@@ -702,7 +702,7 @@ def with_other_names(topic: Topic, documents: Sequence) -> Topic:
         if not aliases:
             continue
         keys = [set(tokenize(key)) for key in (focus, *aliases) if tokenize(key)]
-        if any(key in topic.names or is_kind_of(key, topic.names) for key in keys):
+        if any(topic.holds_name(key) for key in keys):
             names += [key for key in keys if key not in names]
     return replace(topic, names=names) if len(names) > len(topic.names) else topic
 
