@@ -154,7 +154,7 @@ _FACET_CUES: dict[str, re.Pattern] = {
                          r"|\btrigger|\bbuild(s)? up\b|\binherit|\bgenetic|\bcan cause\b|\blead(s)? to\b|\bmore likely to\b|\bat risk\b"
                          r"|\brisk of\b|\b(?:increase|raise)s? (?:the|your) (?:risk|chance|likelihood|odds)\b|\bplays? a (?:role|part)\b",
                          re.I),
-    "symptoms": re.compile(r"\bsymptom|\bsigns?\b|\bfeel|\bpain|\bnumb|\bweak|\btired|\bthirst|\bsweat", re.I),
+    "symptoms": re.compile(r"\bsymptom|\bsigns?\b|\bfeel|\bpain(?!less)|\bnumb|\bweak|\btired|\bthirst|\bsweat", re.I),
     **{name: re.compile(f"{_GENERIC_CUES[name]}|{means}", re.I) for name, means in _MEANS_CUES.items()},
     "dosage": re.compile(r"\bmg\b|\bmilligram|\bdoses?\b|\bdaily\b|\bper day\b|\beach day\b|\bevery \d+|\bunits?\b",
                          re.I),

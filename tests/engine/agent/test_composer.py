@@ -1052,6 +1052,8 @@ def test_a_group_named_in_a_list_item_heads_no_pair():
     ("Your heart rate at rest is normal.", "treatment", False),
     ("At first, treatment of sprains usually involves resting the injured area and icing it.", "what_to_do", True),
     ("Your heart rate at rest is normal.", "what_to_do", False),
+    ("A chest x ray is a painless test that creates pictures of the structures inside your chest.", "symptoms", False),
+    ("The pain may spread to the back.", "symptoms", True),
 ])
 def test_being_diagnosed_with_something_is_not_how_it_is_diagnosed_and_self_care_is_treatment(sentence, kind,
                                                                                                speaks):
