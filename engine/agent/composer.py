@@ -606,8 +606,14 @@ def quotable(text: str) -> bool:
         return False
     if len(latin_words(text)) < HEADING_WORDS:  # a heading run into the text: "Preventing constipation."
         return False
-    return not is_bare_list(text) and not is_group_fragment(text) and not repeats_itself(text)
+    return (not is_bare_list(text) and not is_group_fragment(text) and not repeats_itself(text)
+            and not _HEADLESS.match(text))
 
+
+# A list item whose head was cut off with the page's layout ("is used to treat long-term psoriasis
+# …; reduces inflammation", "the tumor is larger than 2 centimeters …"): a statement starts with a
+# capital, or with a name spelt in mixed case ("mTOR inhibitors stop cells from dividing").
+_HEADLESS = re.compile(r"^[a-z]+(?![A-Za-z]*[A-Z])\b")
 
 REPEAT_WORDS = 8
 

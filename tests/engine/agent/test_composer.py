@@ -1020,8 +1020,11 @@ _RUN_ON = ("Common opioid medications include: morphine (MS Contin, Kadian), whi
     (_CHILD_FEVER, True),
     ("Symptoms include: Fever; Cough; Rash.", True),
     ("Check your blood sugar every day.", True),
+    ("is used to treat long-term psoriasis and hard-to-treat plaques; reduces inflammation.", False),
+    ("the tumor is larger than 2 centimeters but not larger than 5 centimeters.", False),
+    ("mTOR inhibitors stop cells from dividing and may prevent the growth of new blood vessels.", True),
 ])
-def test_a_list_of_page_titles_a_pointer_to_a_list_and_a_list_run_into_its_copy_are_not_statements(text, statement):
+def test_page_titles_pointers_lists_run_into_their_copy_and_headless_list_items_are_not_statements(text, statement):
     from engine.agent.composer import quotable
 
     assert quotable(text) is statement
