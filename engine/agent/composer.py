@@ -770,6 +770,15 @@ def is_on_topic(item: Evidence, documents: Sequence, topic: Topic, concepts) -> 
     return _qtype(doc) not in MEDICINE_PAGE_QTYPES and topic.named_in(f"{heading} {item.text}", concepts)
 
 
+def of_the_topic_itself(pool: list[Evidence], documents: Sequence, topic: Topic, concepts) -> tuple[list[Evidence], int]:
+    """For what something is, only sentences that name the topic or come from a page that does
+    (`is_on_topic`): a related page's own definition ("Cancer of the endometrium is different from
+    …" for endometriosis) defines something else; the pool unchanged when fewer than MIN_SENTENCES
+    would be left. Returns the pool and how many sentences were left out."""
+    kept = [item for item in pool if is_on_topic(item, documents, topic, concepts)]
+    return (kept, len(pool) - len(kept)) if len(kept) >= MIN_SENTENCES else (pool, 0)
+
+
 _DRINKING = re.compile(r"\bdrink(?:ing)?\b(?! (?:water|plenty|fluids|liquids|lots|enough|more))", re.I)
 
 
@@ -1086,6 +1095,11 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
             if elsewhere:
                 decisions.append(f"compose: {elsewhere} sentences left out: neither they nor their page are about "
                                  f"the question's topic or one related to it")
+        if kind == "definition" and asked and checker.concepts is not None:
+            pool, aside_topics = of_the_topic_itself(pool, documents, asked, checker.concepts)
+            if aside_topics:
+                decisions.append(f"compose: {aside_topics} sentences left out: what something is is said of "
+                                 f"the topic itself, and neither they nor their page name it")
         if kind == "interaction" and framing.ALCOHOL.search(asked_part(question)):
             pool, silent = about_drinking(pool)
             if silent:

@@ -612,6 +612,24 @@ def test_a_page_that_gives_the_topic_another_name_makes_pages_under_that_name_ab
     assert with_other_names(Topic(set(), [set(tokenize("diabetes"))]), [insipidus]).names == [set(tokenize("diabetes"))]
 
 
+def test_what_something_is_is_quoted_from_the_topic_itself_not_from_a_related_page():
+    from engine.agent.composer import MIN_SENTENCES, Topic, of_the_topic_itself
+    from engine.agent.support import Evidence
+    from engine.passage import Passage
+    from engine.text import tokenize
+
+    documents = [Passage("e", "Text.", title="What is (are) Endometriosis ?"),
+                 Passage("c", "Text.", title="What is (are) Endometrial Cancer ?")]
+    topic = Topic(set(), [set(tokenize("endometriosis"))])
+    no_concepts = lambda text: set()  # noqa: E731
+    own = [Evidence(1, f"Endometriosis sentence {i}.", i) for i in range(MIN_SENTENCES)]
+    related = [Evidence(2, "Cancer of the endometrium is different from cancer of the muscle of the uterus.", 0),
+               Evidence(2, "Endometriosis can look like endometrial cancer on a scan.", 1)]
+    assert of_the_topic_itself(own + related, documents, topic, no_concepts) == (own + related[1:], 1)
+    # Too few sentences of the topic's own: the pool stays whole.
+    assert of_the_topic_itself(own[:1] + related, documents, topic, no_concepts) == (own[:1] + related, 0)
+
+
 def test_a_count_of_types_without_the_types_is_not_quoted():
     from engine.agent.composer import candidates
     from engine.agent.support import Evidence
