@@ -295,6 +295,11 @@ _FOOD_SENSE = {"egg": "알", "eggs": "알"}
 _FOOD_CONTEXT = re.compile(r"\ballerg|\bcook|\bprotein", re.I)
 
 
+# A word made into a likeness names what something resembles, not what it is: "flu-like symptoms" are
+# no flu (독감), "hair-like structures called cilia" no hair (머리카락).
+_LIKENESS = re.compile(r"-like\b", re.I)
+
+
 @lru_cache(maxsize=1024)
 def _key_terms(sentence: str, limit: int) -> tuple[str, ...]:
     """Cached: a Korean answer is rendered several times while it is fitted to its Hangul share."""
@@ -302,6 +307,8 @@ def _key_terms(sentence: str, limit: int) -> tuple[str, ...]:
     names = key_term_names()
     about_food = bool(FOOD_CUES.search(sentence) or _FOOD_CONTEXT.search(sentence))
     for match in _key_term_pattern().finditer(sentence):
+        if _LIKENESS.match(sentence, match.end()):
+            continue
         word = match.group(1).lower()
         name = names.get(word) if about_food or word not in _FOOD_SENSE else _FOOD_SENSE[word]
         if name and name not in found:

@@ -188,6 +188,10 @@ def test_korean_key_terms_name_the_concepts_and_medical_words_of_a_sentence():
     assert korean_key_terms("Some pediculicides have an ovicidal effect (kill eggs).")[-1] == "알"
     assert "달걀" in korean_key_terms("Eat foods such as eggs and meat.")
     assert korean_key_terms("Apply a cold pack to the area.") == ["바르기", "냉찜질"]
+    # A likeness names what something resembles, not what it is.
+    assert "머리카락" not in korean_key_terms("The airways are lined with hair-like structures called cilia.")
+    assert "독감" not in korean_key_terms("Some people have flu-like symptoms.")
+    assert "독감" in korean_key_terms("Some people have the flu.")
 
 
 def test_a_korean_answer_quotes_more_english_only_while_it_stays_korean_enough():
