@@ -13,8 +13,10 @@
    a list item that only names a group of people ("People who have weak immune systems …")
    is no candidate; a sentence that opens with a bare pronoun ("It", "Some remove …", "If you
    do, …") is chosen only with the sentence before it ("Croup is an inflammation
-   ... It causes a barking cough ..."), quoted as those two sentences. A question about a
-   medicine quotes only sentences that name it or come from its own pages; no question quotes
+   ... It causes a barking cough ..."), quoted as those two sentences; a list item whose head was
+   lost with the page's layout ("is used to treat ...") is no candidate. A question about a
+   medicine quotes only sentences that name it or come from its own pages, and one about what
+   something is only sentences of the topic itself (`of_the_topic_itself`); no question quotes
    a page on an unrelated topic that does not name its own.
 3. Maximal marginal relevance over the sentence embeddings picks 3-6 of them (diverse,
    not the same fact twice); they are ordered the way a clinician reads (what it is,
