@@ -777,8 +777,20 @@ def of_the_topic_itself(pool: list[Evidence], documents: Sequence, topic: Topic,
     (`is_on_topic`): a related page's own definition ("Cancer of the endometrium is different from
     …" for endometriosis) defines something else; the pool unchanged when fewer than MIN_SENTENCES
     would be left. Returns the pool and how many sentences were left out."""
-    kept = [item for item in pool if is_on_topic(item, documents, topic, concepts)]
+    kept = [item for item in pool if is_on_topic(item, documents, topic, concepts)
+            and not only_listed(item, documents, topic, concepts)]
     return (kept, len(pool) - len(kept)) if len(kept) >= MIN_SENTENCES else (pool, 0)
+
+
+def only_listed(item: Evidence, documents: Sequence, topic: Topic, concepts) -> bool:
+    """The sentence names the topic only as an item of a list its lead-in says is about something
+    else ("Secondary dysmenorrhea … is often related to problems in the uterus …, such as:
+    Endometriosis; Fibroids; …"), on a page whose question does not name the topic."""
+    lead, colon, items = item.text.partition(":")
+    if not colon or not items.strip():
+        return False
+    doc = documents[item.source - 1] if 0 < item.source <= len(documents) else None
+    return not page_names(doc, topic, concepts) and not topic.named_in(lead, concepts)
 
 
 _DRINKING = re.compile(r"\bdrink(?:ing)?\b(?! (?:water|plenty|fluids|liquids|lots|enough|more))", re.I)

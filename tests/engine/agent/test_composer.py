@@ -632,6 +632,10 @@ def test_what_something_is_is_quoted_from_the_topic_itself_not_from_a_related_pa
     assert of_the_topic_itself(own + related, documents, topic, no_concepts) == (own + related[1:], 1)
     # Too few sentences of the topic's own: the pool stays whole.
     assert of_the_topic_itself(own[:1] + related, documents, topic, no_concepts) == (own[:1] + related, 0)
+    # A list on another page that holds the topic as one item is not about it; one the topic heads is.
+    listed = Evidence(2, "Pelvic pain is often related to problems such as: Endometriosis; Fibroids; Infection.", 2)
+    headed = Evidence(2, "Endometriosis can cause: Pain; Infertility; Heavy periods.", 3)
+    assert of_the_topic_itself(own + [listed, headed], documents, topic, no_concepts) == (own + [headed], 1)
 
 
 def test_a_count_of_types_without_the_types_is_not_quoted():
