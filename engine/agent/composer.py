@@ -595,6 +595,12 @@ def in_pairs(ordered: Sequence[Evidence], follows: dict[int, Evidence]) -> list[
     return out
 
 
+# A list item whose head was cut off with the page's layout ("is used to treat long-term psoriasis
+# …; reduces inflammation", "the tumor is larger than 2 centimeters …"): a statement starts with a
+# capital, or with a name spelt in mixed case ("mTOR inhibitors stop cells from dividing").
+_HEADLESS = re.compile(r"^[a-z]+(?![A-Za-z]*[A-Z])\b")
+
+
 def quotable(text: str) -> bool:
     """A sentence that can stand in an answer as a statement, whatever its subject: not a question,
     a heading, a bare list, a pointer elsewhere or a note about the page."""
@@ -611,11 +617,6 @@ def quotable(text: str) -> bool:
     return (not is_bare_list(text) and not is_group_fragment(text) and not repeats_itself(text)
             and not _HEADLESS.match(text))
 
-
-# A list item whose head was cut off with the page's layout ("is used to treat long-term psoriasis
-# …; reduces inflammation", "the tumor is larger than 2 centimeters …"): a statement starts with a
-# capital, or with a name spelt in mixed case ("mTOR inhibitors stop cells from dividing").
-_HEADLESS = re.compile(r"^[a-z]+(?![A-Za-z]*[A-Z])\b")
 
 REPEAT_WORDS = 8
 
@@ -760,12 +761,17 @@ def page_names(doc, topic: Topic, concepts) -> bool:
     return topic.named_in(title_question(getattr(doc, "title", "") or ""), concepts)
 
 
+def _page_of(item: Evidence, documents: Sequence):
+    """The retrieved passage the sentence was read from (its [n]), or None for a number outside them."""
+    return documents[item.source - 1] if 0 < item.source <= len(documents) else None
+
+
 def is_on_topic(item: Evidence, documents: Sequence, topic: Topic, concepts) -> bool:
     """The sentence's passage's question names what the question is about, or the sentence
     does, or the heading of the bullet item it sits in (`item_headings`), unless the passage is
     another medicine's own page ("Methylprednisolone makes your stomach more susceptible to
     aspirin" says nothing of aspirin's side effects)."""
-    doc = documents[item.source - 1] if 0 < item.source <= len(documents) else None
+    doc = _page_of(item, documents)
     if page_names(doc, topic, concepts):
         return True
     heading = item_headings(getattr(doc, "passage", "") or getattr(doc, "text", "")).get(item.position, "")
@@ -774,9 +780,10 @@ def is_on_topic(item: Evidence, documents: Sequence, topic: Topic, concepts) -> 
 
 def of_the_topic_itself(pool: list[Evidence], documents: Sequence, topic: Topic, concepts) -> tuple[list[Evidence], int]:
     """For what something is, only sentences that name the topic or come from a page that does
-    (`is_on_topic`): a related page's own definition ("Cancer of the endometrium is different from
-    …" for endometriosis) defines something else; the pool unchanged when fewer than MIN_SENTENCES
-    would be left. Returns the pool and how many sentences were left out."""
+    (`is_on_topic`), and not only as an item of another page's list (`only_listed`): a related page's
+    own definition ("Cancer of the endometrium is different from …" for endometriosis) defines
+    something else; the pool unchanged when fewer than MIN_SENTENCES would be left. Returns the pool
+    and how many sentences were left out."""
     kept = [item for item in pool if is_on_topic(item, documents, topic, concepts)
             and not only_listed(item, documents, topic, concepts)]
     return (kept, len(pool) - len(kept)) if len(kept) >= MIN_SENTENCES else (pool, 0)
@@ -789,8 +796,7 @@ def only_listed(item: Evidence, documents: Sequence, topic: Topic, concepts) -> 
     lead, colon, items = item.text.partition(":")
     if not colon or not items.strip():
         return False
-    doc = documents[item.source - 1] if 0 < item.source <= len(documents) else None
-    return not page_names(doc, topic, concepts) and not topic.named_in(lead, concepts)
+    return not page_names(_page_of(item, documents), topic, concepts) and not topic.named_in(lead, concepts)
 
 
 _DRINKING = re.compile(r"\bdrink(?:ing)?\b(?! (?:water|plenty|fluids|liquids|lots|enough|more))", re.I)
@@ -1113,7 +1119,8 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
             pool, aside_topics = of_the_topic_itself(pool, documents, asked, checker.concepts)
             if aside_topics:
                 decisions.append(f"compose: {aside_topics} sentences left out: what something is is said of "
-                                 f"the topic itself, and neither they nor their page name it")
+                                 f"the topic itself, and they and their page name it at most as an item of "
+                                 f"another's list")
         if kind == "interaction" and framing.ALCOHOL.search(asked_part(question)):
             pool, silent = about_drinking(pool)
             if silent:
