@@ -4,7 +4,14 @@
 
 Both retrievers rank chunks; results are collapsed to documents (a document's rank is the
 rank of its best chunk) before fusion, so a long document with many matching chunks does
-not crowd out the others, and benchmarks get document-level rankings.
+not crowd out the others, and benchmarks get document-level rankings. The passage shown for
+a document is its chunk ranked first by the search that reads most of the question: for a
+question searched as written the dense one (within one page the question's meaning tells
+the chunks apart, while BM25 mostly counts the topic's name, which every chunk repeats); for
+a translated one the first BM25 sub-query, which carries the concept's other names and the
+asked question type, where the dense search reads only the bare question form. A document
+that search did not reach shows the next search's best chunk, one found by its metadata
+alone its first chunk.
 
 Before searching, the query may be
 - rewritten with the patient profile (seed rule: append age, gender, conditions,
@@ -224,6 +231,15 @@ class HybridRetriever:
                 order.append(doc)
         return order, best
 
+    @staticmethod
+    def _best_chunks(hits: Mapping[str, Sequence[tuple[str, float]]]) -> dict[str, str]:
+        """Each document's best chunk in the first list (in `hits`' order) that has one."""
+        best: dict[str, str] = {}
+        for ranked in hits.values():
+            for chunk_id, _ in ranked:
+                best.setdefault(chunk_id.rpartition("#")[0], chunk_id)
+        return best
+
     def plan(self, query: str) -> QueryPlan | None:
         """The translated English sub-queries searched for `query`, or None when it is
         searched as written (no translator, no concept found, an English question unless it asks
@@ -267,7 +283,7 @@ class HybridRetriever:
         future = self._pool.submit(self._dense_hits, dense_text, n) if want_dense else None
         lists: dict[str, list[str]] = {}
         weights: dict[str, float] = {}
-        best: dict[str, dict[str, tuple[str, float]]] = {}
+        hits: dict[str, list[tuple[str, float]]] = {}
         if want_bm25:
             t = time.perf_counter()
             searches = [(s.bm25_text, s.weight * english_weight) for s in plan.subqueries]
@@ -275,12 +291,13 @@ class HybridRetriever:
                 searches.insert(0, (query, 1.0))
             for i, (text, weight) in enumerate(searches):
                 name = f"bm25:{i}"
-                lists[name], best[name] = self._collapse(self.kb.search_bm25(tokenize(text), n))
+                hits[name] = self.kb.search_bm25(tokenize(text), n)
+                lists[name] = self._collapse(hits[name])[0]
                 weights[name] = self.weights["bm25"] * weight
             timings["bm25_ms"] = (time.perf_counter() - t) * 1000
         if future is not None:
-            hits, timings["embed_ms"] = future.result()
-            lists["dense"], best["dense"] = self._collapse(hits)
+            hits["dense"], timings["embed_ms"] = future.result()
+            lists["dense"] = self._collapse(hits["dense"])[0]
             weights["dense"] = self.weights["dense"]
         index = self.translator.index if self.translator is not None else QuestionIndex()
         focus_docs = [d for key in plan.focus_keys for d in index.by_focus.get(key, [])]
@@ -301,23 +318,20 @@ class HybridRetriever:
                 lists["patient"], weights["patient"] = list(dict.fromkeys(ordered)), weight * PATIENT_SHARE
         if plan.facts and want_bm25:
             found = {d for ids in lists.values() for d in ids}
-            facts, facts_best = self._collapse(self.kb.search_bm25(tokenize(" ".join(plan.facts)), n))
-            kept = [d for d in facts if d in found]
+            facts_hits = self.kb.search_bm25(tokenize(" ".join(plan.facts)), n)
+            kept = [d for d in self._collapse(facts_hits)[0] if d in found]
             if kept:
                 lists["facts"], weights["facts"] = kept, self.weights["bm25"] * FACTS_WEIGHT
-                best["facts"] = {d: facts_best[d] for d in kept}
+                hits["facts"] = [h for h in facts_hits if h[0].rpartition("#")[0] in set(kept)]
         fused = reciprocal_rank_fusion(lists, self.rrf_k, weights)[:k]
-        chunk_of: dict[str, tuple[str, float]] = {}
-        for name in lists:
-            for doc_id, hit in best.get(name, {}).items():
-                chunk_of.setdefault(doc_id, hit)
+        chunk_of = self._best_chunks(hits)
         missing = [d for d, _ in fused if d not in chunk_of]
         if missing:
-            chunk_of.update({d: (c, 0.0) for d, c in self._first_chunks(missing).items()})
+            chunk_of.update(self._first_chunks(missing))
         fused = [(d, s) for d, s in fused if d in chunk_of]
         positions = {name: {d: i + 1 for i, d in enumerate(ids)} for name, ids in lists.items()}
         ranks = [{name: pos[d] for name, pos in positions.items() if d in pos} for d, _ in fused]
-        return Ranking([d for d, _ in fused], [chunk_of[d][0] for d, _ in fused], [s for _, s in fused], ranks,
+        return Ranking([d for d, _ in fused], [chunk_of[d] for d, _ in fused], [s for _, s in fused], ranks,
                        timings, plan.english, plan)
 
     def _first_chunks(self, doc_ids: list[str]) -> dict[str, str]:
@@ -347,13 +361,15 @@ class HybridRetriever:
         future = self._pool.submit(self._dense_hits, dense_query, n) if want_dense else None
         lists: dict[str, list[str]] = {}
         best: dict[str, dict[str, tuple[str, float]]] = {}
+        hits: dict[str, list[tuple[str, float]]] = {}
         if want_bm25:
             t = time.perf_counter()
-            lists["bm25"], best["bm25"] = self._collapse(self.kb.search_bm25(tokenize(bm25_query), n))
+            hits["bm25"] = self.kb.search_bm25(tokenize(bm25_query), n)
+            lists["bm25"], best["bm25"] = self._collapse(hits["bm25"])
             timings["bm25_ms"] = (time.perf_counter() - t) * 1000
         if future is not None:
-            hits, timings["embed_ms"] = future.result()
-            lists["dense"], best["dense"] = self._collapse(hits)
+            hits["dense"], timings["embed_ms"] = future.result()
+            lists["dense"], best["dense"] = self._collapse(hits["dense"])
         if len(lists) == 1:
             name = next(iter(lists))
             doc_ids = lists[name][:k]
@@ -362,15 +378,12 @@ class HybridRetriever:
             ranks = [{name: i + 1} for i in range(len(doc_ids))]
         else:
             fused = reciprocal_rank_fusion(lists, self.rrf_k, self.weights)[:k]
+            chunk_of = self._best_chunks({"dense": hits["dense"], "bm25": hits["bm25"]})
             positions = {name: {d: i + 1 for i, d in enumerate(ids)} for name, ids in lists.items()}
-            doc_ids, chunk_ids, scores, ranks = [], [], [], []
-            for doc_id, score in fused:
-                doc_ranks = {name: pos[doc_id] for name, pos in positions.items() if doc_id in pos}
-                source = min(doc_ranks, key=doc_ranks.get)  # the chunk of its best retriever
-                doc_ids.append(doc_id)
-                chunk_ids.append(best[source][doc_id][0])
-                scores.append(score)
-                ranks.append(doc_ranks)
+            doc_ids = [d for d, _ in fused]
+            chunk_ids = [chunk_of[d] for d in doc_ids]
+            scores = [score for _, score in fused]
+            ranks = [{name: pos[d] for name, pos in positions.items() if d in pos} for d in doc_ids]
         timings["total_ms"] = (time.perf_counter() - t0) * 1000
         return Ranking(doc_ids, chunk_ids, scores, ranks, timings, bm25_query)
 

@@ -79,3 +79,17 @@ def test_chain_and_plugged_expanders():
         from engine.knowledge import expansion
 
         expansion._factories.remove(factory)
+
+
+def test_a_documents_passage_is_its_best_chunk_in_the_first_list_that_has_one():
+    from engine.knowledge.hybrid import HybridRetriever
+
+    # The dense search prefers the symptoms chunk of "What are the symptoms of pneumonia?";
+    # BM25 the complications chunk, which names the topic more often.
+    hits = {
+        "dense": [("sym#0", 0.72), ("sym#1", 0.70), ("other#3", 0.65)],
+        "bm25": [("sym#1", 31.5), ("other#0", 30.0), ("sym#0", 28.0), ("bm25only#2", 20.0), ("bm25only#0", 19.0)],
+    }
+    assert HybridRetriever._best_chunks(hits) == {"sym": "sym#0", "other": "other#3", "bm25only": "bm25only#2"}
+    reordered = {"bm25": hits["bm25"], "dense": hits["dense"]}
+    assert HybridRetriever._best_chunks(reordered) == {"sym": "sym#1", "other": "other#0", "bm25only": "bm25only#2"}
