@@ -281,11 +281,12 @@ _SIDE_EFFECTS_NAMED = re.compile(r"\bside effects?\b|\badverse\b", re.I)
 # A sentence whose subject is a bare pronoun says something about whatever its passage
 # spoke of before ("However, it is caused by calcium phosphate" is about pseudogout; "Examples of
 # these diseases include HIV", "Some remove extra fluid and salt from the body", "If you do, I.V.
-# antibiotics during labor can save your baby's life" name what they stand for only with the
-# sentence before):
+# antibiotics during labor can save your baby's life", "Or, they may vomit, have a fever and cough"
+# after "Newborns and infants may not show any signs of the infection." name what they stand for
+# only with the sentence before):
 # out of its context it can state a wrong fact, so it is never quoted alone.
-_PRONOUN_SUBJECT = re.compile(r"^(?:(?:however|but|also|and|so|in addition|therefore|thus|instead|often|sometimes|"
-                              r"usually|normally|in most cases),?\s+)?"
+_PRONOUN_SUBJECT = re.compile(r"^(?:(?:however|but|also|and|so|or|yet|then|otherwise|in addition|therefore|thus|instead|"
+                              r"for example|for instance|in fact|often|sometimes|usually|normally|in most cases),?\s+)?"
                               r"(?:(?:examples|some|many|most|all|one|each|none|any|several|few)\s+of\s+)?"
                               r"(it|this|these|they|them|that|those|he|she|such|its|their|both|either|neither|others"
                               r"|(?:each|some)(?=\s+(?:has|have|is|are|was|were|can|may|might|contains?|works?|should|"
@@ -466,6 +467,15 @@ def _symptom_names() -> re.Pattern:
     return _names_of("symptom")
 
 
+# "your ability to cough … helps stop the germs" names a body's ability, not a symptom.
+_AN_ABILITY = re.compile(r"\b(?:ability|able) to\s+$", re.I)
+
+
+def names_a_symptom(sentence: str) -> bool:
+    """The sentence names a symptom the lexicon knows, other than as something the body is able to do."""
+    return any(not _AN_ABILITY.search(sentence[:m.start()]) for m in _symptom_names().finditer(sentence))
+
+
 def _condition_names() -> re.Pattern:
     return _names_of("condition")
 
@@ -478,7 +488,7 @@ def speaks_to(sentence: str, kind: str, food: bool = False) -> bool:
     if _FACET_CUES[kind].search(sentence) or (food and framing.FOOD_CUES.search(sentence)
                                               and not _FACET_CUES["causes"].search(sentence)):
         return True
-    return kind in ("symptoms", "side_effects") and bool(_symptom_names().search(sentence))
+    return kind in ("symptoms", "side_effects") and names_a_symptom(sentence)
 
 
 def names_the_means(sentence: str, kind: str) -> bool:
@@ -486,7 +496,7 @@ def names_the_means(sentence: str, kind: str) -> bool:
     symptoms sentence names a symptom or lists them, not only the word ("Symptoms of vascular
     dementia may develop gradually"); any sentence does for the other kinds."""
     if kind == "symptoms":
-        return bool(_symptom_names().search(sentence) or _LISTS.search(sentence))
+        return names_a_symptom(sentence) or bool(_LISTS.search(sentence))
     return kind not in _NAMES_MEANS or bool(_NAMES_MEANS[kind].search(sentence))
 
 

@@ -905,6 +905,24 @@ def test_a_symptoms_question_hears_symptoms_the_lexicon_names():
     assert not speaks_to(sentence, "prevention")
 
 
+def test_a_symptom_named_as_an_ability_is_not_a_symptom_sentence():
+    from engine.agent.composer import facet, names_a_symptom
+
+    ability = ("Your immune system, the shape of your nose and throat, your ability to cough, and fine, "
+               "hair-like structures called cilia help stop the germs from reaching your lungs.")
+    assert not names_a_symptom(ability) and facet(ability, "symptoms") != "symptoms"
+    assert names_a_symptom("The inability to cough up mucus is common.")
+    assert names_a_symptom("You may be able to walk, but a cough with phlegm remains.")
+
+
+def test_a_pronoun_after_or_leans_on_the_sentence_before():
+    from engine.agent.composer import leans_on_the_sentence_before
+
+    assert leans_on_the_sentence_before("Or, they may vomit, have a fever and cough, or appear restless.")
+    assert leans_on_the_sentence_before("For example, it can cause a rash.")
+    assert not leans_on_the_sentence_before("Or a doctor may order a chest x ray.")
+
+
 def test_a_rare_disease_symptom_table_is_not_quoted():
     from engine.agent.composer import candidates
     from engine.agent.support import Evidence
