@@ -152,6 +152,7 @@ _COMBINED = r"\bcombin\w* with\b|\bin combination\b|\bbe combined\b"
 _FACET_CUES: dict[str, re.Pattern] = {
     "definition": re.compile(r"\b(is|are) (a|an|the|one|when)\b|\brefers? to\b|\bmeans?\b|\bis called\b", re.I),
     "causes": re.compile(r"\b(is|are|be|often|usually|mostly) caused\b|\bcauses? of\b|\bdue to\b|\bbecause\b"
+                         r"|\bcauses? (?:is|are|include|includes|(?:can|may) include)\b"
                          r"|\b(?:happen|form|develop|occur)s? when\b|\bresult(s|ing)? (of|from)\b|\brisk factor"
                          r"|\btrigger|\bbuild(s)? up\b|\binherit|\bgenetic|\bcan cause\b|\blead(s)? to\b|\bmore likely to\b|\bat risk\b"
                          r"|\brisk of\b|\b(?:increase|raise)s? (?:the|your) (?:risk|chance|likelihood|odds)\b|\bplays? a (?:role|part)\b",
@@ -173,8 +174,13 @@ _FACET_CUES: dict[str, re.Pattern] = {
 # causes the topic is not a symptom of it ("conditions that can cause dementia").
 _CAUSES_FORWARD = re.compile(r"^\W*(?:(?:can|may|might|could|will|also|often|usually|sometimes|commonly|do|does|did|not)\s+)*"
                              r"(?:cause[sd]?|lead(?:s)? to|result(?:s)? in)\b(?! of| by)", re.I)
+# The topic just after "caused by", or in the list it gives ("Indigestion can be caused by a condition
+# in the digestive tract such as GERD, peptic ulcer disease, …").
 _CAUSED_BY = re.compile(r"\b(?:caused by|due to|because of|results? from|(?:a|the) result of|triggered by|brought on by)"
-                        r"\s+(?:\w+\s+){0,2}?$", re.I)
+                        r"\s+(?:(?:\w+\s+){0,2}?|[^.;:]{0,80}?\b(?:such as|including|like)\s+[^.;:]*?)$", re.I)
+# The topic among what a symptom is a sign of ("Abdominal pain can be a sign of: Appendicitis;
+# Gallstones; Stomach ulcer; …"), unless the sentence goes on to say what causes those signs.
+_SIGN_OF = re.compile(r"\b(?:signs?|symptoms?) of\b:?[^.]*$", re.I)
 _CAUSES_BEFORE = re.compile(r"\b(?:cause[sd]?|lead(?:s)? to|trigger(?:s|ed)?)\s+(?!of\b)(?:\w+\s+){0,3}?$", re.I)
 _IS_CAUSED = re.compile(r"^\W*(?:is|are)\s+(?:\w+\s+)?(?:caused by|due to|the result of|triggered by)\b", re.I)
 CAUSE, EFFECT = "cause", "effect"
@@ -182,8 +188,9 @@ CAUSE, EFFECT = "cause", "effect"
 
 def causal_role(sentence: str, topic_terms: Sequence[str]) -> str:
     """CAUSE when the sentence tells what the topic causes (the topic just before "causes"/"can
-    lead to", or just after "caused by"/"due to"); EFFECT when it tells what causes the topic
-    ("can cause dementia", "Gout is caused by ..."); "" otherwise."""
+    lead to", just after "caused by"/"due to" or in its list, among what a sign is a sign of);
+    EFFECT when it tells what causes the topic ("can cause dementia", "Gout is caused by ...");
+    "" otherwise."""
     lowered = sentence.lower()
     for term in (t for t in topic_terms if t):
         at = lowered.find(term)
@@ -193,6 +200,8 @@ def causal_role(sentence: str, topic_terms: Sequence[str]) -> str:
                 return CAUSE
             if _CAUSES_BEFORE.search(before) or _IS_CAUSED.match(after):
                 return EFFECT
+            if _SIGN_OF.search(before):
+                return CAUSE
             at = lowered.find(term, at + 1)
     return ""
 
@@ -711,6 +720,15 @@ def question_topic(focus: Sequence[str], slots: dict, concepts, kind: str = "") 
                  medicine=bool(items) and all(i in medicines for i in items))
 
 
+def topic_words(slots: dict) -> list[str]:
+    """The linked topics' names, and as the question wrote them ("stomach ulcers" for peptic
+    ulcer, a plural's "s" dropped so that "Stomach ulcer" in a list matches), in lower case."""
+    items = [i for key in TOPIC_SLOTS for i in (slots or {}).get(key, []) if isinstance(i, dict)]
+    written = [str(i.get("text") or "").lower() for i in items]
+    written = [w[:-1] if w.endswith("s") and len(w) > 5 else w for w in written if w and not has_hangul(w)]
+    return list(dict.fromkeys([*(i.get("name", "").lower() for i in items), *written]))
+
+
 def with_other_names(topic: Topic, documents: Sequence) -> Topic:
     """The topic with the other names a retrieved page gives it: "What is (are) Foodborne Illness ?
     (Also called: Food Poisoning)" makes NIDDK's "How to prevent Foodborne Illnesses ?" a page
@@ -1111,9 +1129,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     if pool and checker.embedder is not None and not unrecognised:
         query_vector = checker.vectors([query])[0]
         # A long message's other concepts (history, other medicines) are not its topic.
-        topic_terms = [f.lower() for f in focus] or [
-            i.get("name", "").lower() for key in TOPIC_SLOTS
-            for i in (slots or {}).get(key, []) if isinstance(i, dict)]
+        topic_terms = [f.lower() for f in focus] or topic_words(slots)
         if checker.concepts is not None:
             pool, left_out = about_the_medicine(pool, documents, asked, checker.concepts)
             if left_out:

@@ -709,7 +709,10 @@ def test_a_list_of_names_without_a_lead_in_is_not_quoted():
     ("Doctors have identified other conditions that can cause dementia or dementia-like symptoms.", "effect"),
     ("The causes of varicose veins include older age.", ""),
     ("If too many uric acid crystals form as a result of hyperuricemia, gout can develop.", ""),
-    ("Memory loss is a common symptom of dementia.", ""),
+    ("Memory loss is a common symptom of dementia.", "cause"),
+    ("Indigestion can be caused by a condition such as reflux disease, gout, or cancer.", "cause"),
+    ("Joint pain can be a sign of: Arthritis; Gout; Lupus.", "cause"),
+    ("The symptoms of gout are caused by uric acid crystals.", "effect"),
 ])
 def test_which_side_of_a_cause_the_topic_is_on(sentence, role):
     from engine.agent.composer import causal_role
@@ -739,6 +742,28 @@ def test_a_complication_does_not_answer_what_causes_it_nor_a_cause_what_its_symp
     (first, _), = select(query_vector, pool, vectors, kind="causes", topic_terms=["varicose veins"], sources=1,
                          limit=1, query=query)
     assert first.text.startswith("Weak or damaged valves")
+
+
+def test_what_causes_it_is_answered_by_its_causes_not_by_what_it_is_a_sign_of(minilm):
+    from engine.agent.composer import candidates, select, speaks_to, topic_words
+    from engine.agent.support import evidence_from
+
+    slots = {"conditions": [{"name": "peptic ulcer", "text": "stomach ulcers", "negated": False}]}
+    assert topic_words(slots) == ["peptic ulcer", "stomach ulcer"]
+    assert speaks_to("The most common cause is infection with a bacterium called Helicobacter pylori.", "causes")
+    assert speaks_to("Common causes include: bacterial infections; trichomoniasis.", "causes")
+    ulcer = Passage("ulcer", "The most common cause is infection with a bacterium called Helicobacter pylori.",
+                    title="Peptic Ulcer")
+    others = Passage("pain", "Abdominal pain can be a sign of: Appendicitis; Gallstones; Stomach ulcer; Hernia. "
+                     "Indigestion can be caused by a condition such as reflux disease, peptic ulcer disease, or cancer.",
+                     title="Abdominal pain")
+    checker = SupportChecker(minilm)
+    pool = candidates(evidence_from([ulcer, others]))
+    query = "What causes stomach ulcers?"
+    vectors, query_vector = checker.vectors([e.text for e in pool]), checker.vectors([query])[0]
+    (first, _), = select(query_vector, pool, vectors, kind="causes", topic_terms=topic_words(slots), sources=2,
+                         limit=1, query=query)
+    assert "Helicobacter pylori" in first.text
 
 
 
