@@ -1261,8 +1261,9 @@ def shortened_quote(text: str, letters: int) -> str:
 def _within_korean_share(backed, frame_top, reading: Reading, topic, texts, gist=None, named=None, lead_text=None,
                          follows=None):
     """The backed sentences a Korean answer quotes so that it stays at least KO_MIN_HANGUL
-    Hangul: the longest prefix (in order of relevance) that does, of at most MAX_SENTENCES sentences,
-    and at least the first KO_FIRST_QUOTES. When even those read too English, they are cut shorter at list items or
+    Hangul: the first KO_FIRST_QUOTES (in order of relevance), then each further one, in that order,
+    that keeps it so, up to MAX_SENTENCES sentences (a long quote that would not fit does not keep
+    out a short one after it). When even the first read too English, they are cut shorter at list items or
     clauses (`KO_TIGHTER_LETTERS`), as far as `shortened_quote` allows, and only when even
     the shortest cuts read too English are the least relevant dropped, down to KO_LEAST_QUOTES
     (dropping them earlier lost more facts on the tuning sets than the share was worth).
@@ -1285,9 +1286,10 @@ def _within_korean_share(backed, frame_top, reading: Reading, topic, texts, gist
     if not ends:
         return backed
     kept = backed[:ends[min(KO_FIRST_QUOTES, len(ends)) - 1]]
-    for end in ends[KO_FIRST_QUOTES:]:
-        if end <= MAX_SENTENCES and korean_enough(backed[:end]):
-            kept = backed[:end]
+    for start, end in zip(ends[KO_FIRST_QUOTES - 1:], ends[KO_FIRST_QUOTES:]):
+        more = kept + backed[start:end]
+        if len(more) <= MAX_SENTENCES and korean_enough(more):
+            kept = more
     if korean_enough(kept):
         return kept
     for letters in KO_TIGHTER_LETTERS:

@@ -231,6 +231,24 @@ def test_a_korean_answer_quotes_more_english_only_while_it_stays_korean_enough()
 
 
 
+def test_a_long_quote_that_would_not_fit_does_not_keep_out_a_short_one_after_it():
+    from engine.agent import composer
+    from engine.agent.support import Evidence, Support
+
+    def quote(text: str, i: int):
+        return Evidence(1, text, i), Support(text, source=1)
+
+    first = [quote(f"Regular exercise lowers high blood pressure in most adults ({i}).", i)
+             for i in range(composer.KO_FIRST_QUOTES)]
+    long_one = quote("The clinic recommends that people with this condition keep a written record of their "
+                     "readings and bring it to every single visit to the clinic for review by the whole care "
+                     "team and the pharmacist who knows their other medicines and supplements", 10)
+    short_one = quote("Salt raises it.", 11)
+    kept = composer._within_korean_share([*first, long_one, short_one], [], composer.Reading("treatment"),
+                                         "고혈압", texts("ko"))
+    assert kept == [*first, short_one]
+
+
 def test_a_korean_answer_quotes_at_most_six_sentences_however_short():
     from engine.agent import composer
     from engine.agent.support import Evidence, Support
