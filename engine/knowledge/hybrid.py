@@ -322,7 +322,7 @@ class HybridRetriever:
             kept = [d for d in self._collapse(facts_hits)[0] if d in found]
             if kept:
                 lists["facts"], weights["facts"] = kept, self.weights["bm25"] * FACTS_WEIGHT
-                hits["facts"] = [h for h in facts_hits if h[0].rpartition("#")[0] in set(kept)]
+                hits["facts"] = [h for h in facts_hits if h[0].rpartition("#")[0] in found]
         fused = reciprocal_rank_fusion(lists, self.rrf_k, weights)[:k]
         chunk_of = self._best_chunks(hits)
         missing = [d for d, _ in fused if d not in chunk_of]
