@@ -236,8 +236,8 @@ class HybridRetriever:
         """Each document's best chunk in the first list (in `hits`' order) that has one."""
         best: dict[str, str] = {}
         for ranked in hits.values():
-            for chunk_id, _ in ranked:
-                best.setdefault(chunk_id.rpartition("#")[0], chunk_id)
+            for doc_id, (chunk_id, _) in HybridRetriever._collapse(ranked)[1].items():
+                best.setdefault(doc_id, chunk_id)
         return best
 
     def plan(self, query: str) -> QueryPlan | None:
