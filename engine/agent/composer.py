@@ -95,6 +95,10 @@ PASSAGES_USED = 5
 # treatments for Asthma ?" for "천식은 어떻게 치료하나요?") states the answer, most directly
 # in its first sentences; other pages about the topic mention it in passing.
 ANSWERING_BONUS, OPENING_BONUS, OPENING_SENTENCES = 0.1, 0.05, 3
+# A sentence on the topic's own page speaks of the topic even where it does not name it ("You may
+# have choking spells or may cough so hard that you vomit" on the whooping cough page); a symptom
+# list on a related page ("Your child and the flu") speaks of something else.
+TOPIC_PAGE_BONUS = 0.15
 # Pages that answer another kind of question than any a clinic asks of the composer
 # ("what research is being done", "where to find support", "how many people are affected").
 ASIDE_QTYPES = frozenset({"research", "support groups", "frequency", "genetic changes", "brand names",
@@ -976,7 +980,7 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
            pairs: dict[str, tuple[Evidence, Evidence]] | None = None,
            complete_pairs: bool = False,
            page_words: dict[int, set[str]] | None = None,
-           quote_letters: int = 0) -> list[tuple[Evidence, float]]:
+           quote_letters: int = 0, topic_pages: set[int] = frozenset()) -> list[tuple[Evidence, float]]:
     """MMR over the pool: relevance (similarity + kind/topic bonuses − shape penalties)
     against redundancy with what is already chosen; a restatement of a chosen sentence
     (`LEXICAL_DUPLICATE`) is never chosen. For a question about what to eat (`food`), a
@@ -1006,6 +1010,8 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
         lowered = item.text.lower()
         if any(term and term in lowered for term in topic_terms):
             bonus += 0.1
+        if item.source in topic_pages:
+            bonus += TOPIC_PAGE_BONUS
         bonus += SPECIFIC_BONUS * min(SPECIFIC_WORDS, len(medical_words(item.text) - asked_medical))
         prior = 0.06 * (1 - (item.source - 1) / max(1, sources))
         if item.source in answering:
@@ -1174,6 +1180,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
                             longest=LONGEST_KO if language == "ko" else LONGEST, query=query,
                             answering=answering, aside=aside, food=food, pairs=joined,
                             complete_pairs=language != "ko", page_words=page_topic_words(documents, asked),
+                            topic_pages=set(page_topic_words(documents, asked)) if asked else set(),
                             quote_letters=KO_TIGHTER_LETTERS[0] if language == "ko" else 0)
     picked, follows = [], {}
     for e, _ in chosen:

@@ -469,6 +469,40 @@ def test_the_page_that_answers_the_asked_kind_is_preferred(minilm):
     assert aware[2] > plain[2] and aware[1] < plain[1]  # the answering page up, the aside down
 
 
+def test_a_sentence_from_the_topic_s_own_page_is_preferred(minilm, clinical_pack, monkeypatch):
+    """What the whooping cough page says outranks a symptom list on the flu-in-children page."""
+    from engine.agent import composer
+    from engine.agent.composer import candidates, select
+    from engine.agent.support import evidence_from
+    from engine.agent.writer import concept_reader
+    from engine.clinical import extract
+
+    whooping = Passage("whooping", "Whooping cough is an infectious bacterial disease that causes uncontrollable "
+                       "coughing. You may have choking spells or may cough so hard that you vomit.",
+                       title="What is (are) Whooping Cough ? (Also called: Pertussis)")
+    flu = Passage("flu-child", "Other symptoms you may notice: Chills, sore muscles, and headache; Runny nose; "
+                  "Diarrhea and vomiting.", title="What is (are) Your child and the flu ?")
+    question = "What are the signs of whooping cough in kids?"
+    checker = SupportChecker(minilm, concept_reader(SimpleNamespace(clinical=SimpleNamespace(extract=extract))))
+    seen = {}
+
+    def spy(*args, **kwargs):
+        seen.update(kwargs)
+        return select(*args, **kwargs)
+
+    monkeypatch.setattr(composer, "select", spy)
+    compose(question=question, language="en", slots=extract(question), documents=[whooping, flu], checker=checker)
+    assert seen["topic_pages"] == {1}
+    pool = candidates(evidence_from([whooping, flu]))
+    vectors, query_vector = checker.vectors([e.text for e in pool]), checker.vectors([question])[0]
+    common = dict(kind="symptoms", topic_terms=["whooping cough"], sources=2, limit=len(pool), query=question)
+    plain = {e.text: r for e, r in select(query_vector, pool, vectors, **common)}
+    aware = {e.text: r for e, r in select(query_vector, pool, vectors, topic_pages={1}, **common)}
+    spells = "You may have choking spells or may cough so hard that you vomit."
+    assert aware[spells] == pytest.approx(plain[spells] + composer.TOPIC_PAGE_BONUS)
+    assert aware[flu.text] == pytest.approx(plain[flu.text])
+
+
 def test_a_long_korean_quote_ends_at_a_list_item_never_mid_clause():
     from engine.agent.composer import shortened_quote
 
