@@ -90,6 +90,9 @@ SPECIFIC_BONUS, SPECIFIC_WORDS = 0.12, 4
 # for it (off_side).
 KIND_BONUS, GENERIC_KIND_BONUS = 0.5, 0.3
 OFF_SIDE_PENALTY = 0.2
+# A sentence about a kind that does not answer the asked one (`_LISTS_ANOTHER_KIND`: "Antiviral
+# medicines can treat shingles" for its symptoms), though it does not say what it lists.
+ANOTHER_KIND_PENALTY = 0.2
 PASSAGES_USED = 5
 # A passage written to answer the asked kind of question (a MedQuAD title "What are the
 # treatments for Asthma ?" for "천식은 어떻게 치료하나요?") states the answer, most directly
@@ -232,6 +235,28 @@ _OF_ANOTHER = re.compile(r"^(?:\w+\s+){0,2}?(?:symptoms?|signs?|causes?|treatmen
 
 
 _SUBTYPE_WORDS = frozenset(tokenize("type 1 2 i ii acute chronic mild moderate severe early late childhood adult"))
+
+
+# A sentence that says what something is ("Athlete's foot is a common infection caused by a fungus",
+# "PLMD is a condition in which …"): its subject is what it speaks of.
+_DEFINES = re.compile(r"^(?:the\s+)?([\w'/-]+(?:\s+[\w'/-]+){0,5}?)\s+(?:is|are|refers? to|means)"
+                      r"\s+(?:a|an|the|one|when)\b", re.I)
+_GENERIC_SUBJECT = frozenset(tokenize("it this that these those they condition disease disorder illness problem "
+                                      "syndrome infection type form kind most common one"))
+
+
+# The kinds asked about a condition itself: what another condition is, or what causes it, answers none.
+_ABOUT_THE_CONDITION = frozenset({"definition", "causes", "symptoms"})
+
+
+def defines_another(sentence: str, asked: set[str]) -> bool:
+    """The sentence says what something is whose name shares no word with `asked` (the stems of the
+    question, its topic and the sentence's page topic) beyond a generic one ("This condition is …")."""
+    subject = _DEFINES.match(sentence.strip())
+    if not subject:
+        return False
+    words = set(tokenize(subject.group(1))) - _GENERIC_SUBJECT
+    return bool(words) and not words & asked
 
 
 def for_another_condition(sentence: str, asked: set[str]) -> bool:
@@ -493,6 +518,10 @@ def _condition_names() -> re.Pattern:
     return _names_of("condition")
 
 
+# The kinds a sentence speaks to by naming a symptom.
+_NAMED_SYMPTOM_KINDS = frozenset({"symptoms", "side_effects"})
+
+
 def speaks_to(sentence: str, kind: str, food: bool = False) -> bool:
     """The sentence has the asked kind's cue words, or, for a symptoms or side-effects question, names
     a symptom the lexicon knows ("It causes a barking cough and a hoarse voice"), or, for a question
@@ -501,7 +530,7 @@ def speaks_to(sentence: str, kind: str, food: bool = False) -> bool:
     if _FACET_CUES[kind].search(sentence) or (food and framing.FOOD_CUES.search(sentence)
                                               and not _FACET_CUES["causes"].search(sentence)):
         return True
-    return kind in ("symptoms", "side_effects") and names_a_symptom(sentence)
+    return kind in _NAMED_SYMPTOM_KINDS and names_a_symptom(sentence)
 
 
 def names_the_means(sentence: str, kind: str) -> bool:
@@ -550,7 +579,7 @@ def facet(sentence: str, kind: str = "", medicine: bool = False, food: bool = Fa
             return "side_effects"
         # What a condition leads to (complications) is none of the kinds an answer reads by.
         return name if name in READING_ORDER else "other"
-    if kind in _FACET_CUES and speaks_to(sentence, kind, food):
+    if kind in _FACET_CUES and speaks_to(sentence, kind, food) and not _a_test_for_a_symptom(sentence, kind):
         return kind
     if _LOWERS_RISK.search(sentence):
         return "prevention"
@@ -560,6 +589,14 @@ def facet(sentence: str, kind: str = "", medicine: bool = False, food: bool = Fa
                 return "symptoms"
             return name
     return "other"
+
+
+def _a_test_for_a_symptom(sentence: str, kind: str) -> bool:
+    """For a symptoms question, a sentence that names a symptom only as what a test is done on or
+    for ("Your doctor may look at a sample of sputum collected from you after a deep cough") tells
+    how the condition is found, not what it feels like."""
+    return (kind == "symptoms" and not _FACET_CUES["symptoms"].search(sentence)
+            and bool(_FACET_CUES["diagnosis"].search(sentence)))
 
 
 @dataclass(frozen=True)
@@ -998,13 +1035,19 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
     asked_topic = asked | set(tokenize(" ".join(topic_terms)))
     relevance = []
     for item, sim in zip(pool, similarity):
+        named = asked_topic | (page_words or {}).get(item.source, set())
         wrong_side = (off_side(item.text, kind, topic_terms) or lists_another_kind(item.text, kind)
-                      or for_another_condition(item.text, asked_topic | (page_words or {}).get(item.source, set())))
+                      or for_another_condition(item.text, named)
+                      or (kind in _ABOUT_THE_CONDITION and item.source not in topic_pages
+                          and defines_another(item.text, named)))
         bonus = 0.0
-        if speaks_to(item.text, kind, food) and not wrong_side:
-            bonus = KIND_BONUS if names_the_means(item.text, kind) else GENERIC_KIND_BONUS
+        said = beyond_the_topic(item.text, topic_terms) if kind in _NAMED_SYMPTOM_KINDS else item.text
+        if speaks_to(said, kind, food) and not wrong_side:
+            bonus = KIND_BONUS if names_the_means(said, kind) else GENERIC_KIND_BONUS
         if wrong_side:
             bonus -= OFF_SIDE_PENALTY
+        elif facet(said, kind, food=food) in _LISTS_ANOTHER_KIND.get(kind, ()):
+            bonus -= ANOTHER_KIND_PENALTY
         if kind == "what_to_do" and _FACET_CUES["treatment"].search(item.text):
             bonus = max(bonus, 0.08)
         lowered = item.text.lower()
@@ -1053,6 +1096,15 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
         chosen.append(best)
         sentences += size[best]
     return [(pool[i], relevance[i]) for i in chosen]
+
+
+def beyond_the_topic(sentence: str, topic_terms: Sequence[str]) -> str:
+    """The sentence with the topic's names taken out: a sentence that names "whooping cough" or
+    "hay fever" names no symptom by that alone."""
+    terms = sorted((t for t in topic_terms if t), key=len, reverse=True)
+    if not terms:
+        return sentence
+    return re.sub("|".join(rf"\b{re.escape(t)}\w*" for t in terms), "", sentence, flags=re.I)
 
 
 def _says_more(follower: str, kind: str) -> bool:

@@ -503,6 +503,51 @@ def test_a_sentence_from_the_topic_s_own_page_is_preferred(minilm, clinical_pack
     assert aware[flu.text] == pytest.approx(plain[flu.text])
 
 
+def test_a_sentence_about_another_kind_is_less_relevant(minilm, monkeypatch):
+    """For a symptoms question a treatment sentence is less relevant than its similarity alone makes it."""
+    from engine.agent import composer
+    from engine.agent.composer import candidates, select
+    from engine.agent.support import evidence_from
+
+    page = Passage("shingles", "Antiviral medicines can treat shingles if they are started early. "
+                   "Shingles causes a painful, blistering rash on one side of the body.",
+                   title="What is (are) Shingles ?")
+    checker = SupportChecker(minilm)
+    pool = candidates(evidence_from([page]))
+    question = "What are the symptoms of shingles?"
+    vectors, query_vector = checker.vectors([e.text for e in pool]), checker.vectors([question])[0]
+    common = dict(kind="symptoms", topic_terms=["shingles"], sources=1, limit=len(pool), query=question)
+    penalised = {e.position: r for e, r in select(query_vector, pool, vectors, **common)}
+    monkeypatch.setattr(composer, "ANOTHER_KIND_PENALTY", 0.0)
+    plain = {e.position: r for e, r in select(query_vector, pool, vectors, **common)}
+    assert penalised[0] == pytest.approx(plain[0] - 0.2) and penalised[1] == pytest.approx(plain[1])
+
+
+def test_the_topic_s_own_name_is_no_symptom_named():
+    from engine.agent.composer import beyond_the_topic, facet, speaks_to
+
+    treated = "If you have whooping cough, treatment with antibiotics may help if given early."
+    assert speaks_to(treated, "symptoms")  # "cough", inside the topic's name
+    said = beyond_the_topic(treated, ["whooping cough"])
+    assert not speaks_to(said, "symptoms") and facet(said, "symptoms") == "treatment"
+    spells = "You may have choking spells or may cough so hard that you vomit."
+    assert beyond_the_topic(spells, ["whooping cough"]) == spells and speaks_to(spells, "symptoms")
+    assert beyond_the_topic("Pancreatitis causes pain.", ["pancreatiti"]).strip() == "causes pain."
+
+
+def test_what_another_condition_is_does_not_say_what_the_topic_is_or_what_causes_it():
+    from engine.agent.composer import defines_another
+    from engine.text import tokenize
+
+    asked = set(tokenize("What causes an ingrown toenail? ingrown toenail"))
+    assert defines_another("Athlete's foot is a common infection caused by a fungus.", asked)
+    assert defines_another("PLMD is a condition in which a person's legs twitch during sleep.", asked)
+    assert not defines_another("An ingrown toenail is a nail that grows into the skin.", asked)
+    assert not defines_another("It is a common problem.", asked)
+    assert not defines_another("This condition is a common one in teenagers.", asked)
+    assert not defines_another("Shoes that are too tight can cause ingrown toenails.", asked)
+
+
 def test_a_long_korean_quote_ends_at_a_list_item_never_mid_clause():
     from engine.agent.composer import shortened_quote
 
@@ -586,6 +631,10 @@ def test_a_quote_is_labelled_by_its_purpose_the_asked_kind_and_whether_a_medicin
     assert facet("Gallstones can cause sudden pain in the upper right abdomen.") == "causes"
     norovirus = "People infected with norovirus typically experience nausea, vomiting and diarrhea."
     assert facet(norovirus, "prevention") == "symptoms"
+    # A symptom named only as what a test is done on tells how the condition is found.
+    sputum = "Your doctor may look at a sample of sputum (spit) collected from you after a deep cough."
+    assert facet(sputum, "symptoms") == "diagnosis"
+    assert facet("Symptoms include a cough that a chest x-ray may explain.", "symptoms") == "symptoms"
     assert facet("Aspirin may cause nausea and an upset stomach.", "side_effects", medicine=True) == "side_effects"
     assert facet("Common reactions are nausea and an upset stomach.", "", medicine=True) == "side_effects"
     assert facet("Side effects can include soreness and redness where the shot was given.") == "side_effects"
