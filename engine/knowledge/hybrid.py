@@ -37,7 +37,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 
 from engine.knowledge.questions import QuestionIndex
-from engine.knowledge.store import KnowledgeBase
+from engine.knowledge.store import KnowledgeBase, chunk_id, document_of
 from engine.knowledge.translation import QueryPlan, QueryTranslator, is_clinical_case
 from engine.passage import Passage
 from engine.protocols import QueryExpander
@@ -224,10 +224,10 @@ class HybridRetriever:
         """Chunk hits -> document ranking; each document keeps its best chunk."""
         order: list[str] = []
         best: dict[str, tuple[str, float]] = {}
-        for chunk_id, score in hits:
-            doc = chunk_id.rpartition("#")[0]
+        for chunk, score in hits:
+            doc = document_of(chunk)
             if doc not in best:
-                best[doc] = (chunk_id, float(score))
+                best[doc] = (chunk, float(score))
                 order.append(doc)
         return order, best
 
@@ -236,8 +236,8 @@ class HybridRetriever:
         """Each document's best chunk in the first list (in `hits`' order) that has one."""
         best: dict[str, str] = {}
         for ranked in hits.values():
-            for doc_id, (chunk_id, _) in HybridRetriever._collapse(ranked)[1].items():
-                best.setdefault(doc_id, chunk_id)
+            for doc_id, (chunk, _) in HybridRetriever._collapse(ranked)[1].items():
+                best.setdefault(doc_id, chunk)
         return best
 
     def plan(self, query: str) -> QueryPlan | None:
@@ -322,7 +322,7 @@ class HybridRetriever:
             kept = [d for d in self._collapse(facts_hits)[0] if d in found]
             if kept:
                 lists["facts"], weights["facts"] = kept, self.weights["bm25"] * FACTS_WEIGHT
-                hits["facts"] = [h for h in facts_hits if h[0].rpartition("#")[0] in found]
+                hits["facts"] = [h for h in facts_hits if document_of(h[0]) in found]
         fused = reciprocal_rank_fusion(lists, self.rrf_k, weights)[:k]
         chunk_of = self._best_chunks(hits)
         missing = [d for d, _ in fused if d not in chunk_of]
@@ -336,7 +336,7 @@ class HybridRetriever:
 
     def _first_chunks(self, doc_ids: list[str]) -> dict[str, str]:
         """The first chunk of each document (a document found by its metadata alone)."""
-        return {c.doc_id: c.chunk_id for c in self.kb.chunks([f"{d}#0" for d in doc_ids])}
+        return {c.doc_id: c.chunk_id for c in self.kb.chunks([chunk_id(d, 0) for d in doc_ids])}
 
     def candidate_lists(self, query: str, k: int = 10) -> dict[str, list[str]]:
         """The BM25 and dense document lists that `rank(query, mode="hybrid", k=k,
@@ -415,5 +415,5 @@ class HybridRetriever:
         and symptoms of pneumonia vary …; see your doctor promptly if you have a high fever …")
         while a sub-query's words may pick the chunk after it (the complications of pneumonia),
         so its passage reads both."""
-        return {d: f"{d}#0" for d, cid, r in zip(ranking.doc_ids, ranking.chunk_ids, ranking.ranks)
-                if "focus" in r and cid != f"{d}#0"}
+        return {d: chunk_id(d, 0) for d, cid, r in zip(ranking.doc_ids, ranking.chunk_ids, ranking.ranks)
+                if "focus" in r and cid != chunk_id(d, 0)}

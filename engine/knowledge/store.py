@@ -65,6 +65,16 @@ REMOVE_LIST = ".remove"  # inside a commit: live files the commit deletes (one n
 STALE_STAGING_S = 3600  # a staging folder this old belongs to a writer that died
 
 
+def chunk_id(doc_id: str, n: int) -> str:
+    """The id of a document's `n`-th chunk (from 0): the one place that spells the format."""
+    return f"{doc_id}#{n}"
+
+
+def document_of(chunk: str) -> str:
+    """The document id of a chunk id (`chunk_id`'s inverse)."""
+    return chunk.rpartition("#")[0]
+
+
 @dataclass
 class Progress:
     """A progress report: `stage` (reading, chunking, tokenizing, embedding, indexing,
@@ -364,7 +374,7 @@ class KnowledgeBase:
         with np.load(self.folder / "rows.npz", allow_pickle=False) as rows:
             self.chunk_ids = rows["chunk_ids"].tolist()
             self.row_tokens = rows["tokens"]
-        self.row_doc = [cid.rpartition("#")[0] for cid in self.chunk_ids]
+        self.row_doc = [document_of(cid) for cid in self.chunk_ids]
         self.bm25 = SparseBM25.load(self.folder / "bm25.npz")
         self.vectors = np.load(self.folder / "vectors.npy", mmap_mode=None)
         self.dense = DenseIndex(self.params.dense_index).load(self.folder / "dense.faiss", self.vectors)
@@ -486,7 +496,7 @@ class KnowledgeBase:
 
     def _chunk(self, doc: Document) -> list[tuple[str, str, int, str, str, int]]:
         pieces = chunk_text(doc.text, self.params.chunk_tokens) or [(doc.title, default_counter().count(doc.title))]
-        return [(f"{doc.doc_id}#{n}", doc.doc_id, n, doc.title, text, tokens) for n, (text, tokens) in enumerate(pieces)]
+        return [(chunk_id(doc.doc_id, n), doc.doc_id, n, doc.title, text, tokens) for n, (text, tokens) in enumerate(pieces)]
 
     def _embed(self, texts: list[str], progress: ProgressFn | None, cancelled) -> np.ndarray:
         start = time.perf_counter()
@@ -735,7 +745,7 @@ class KnowledgeBase:
         self.vectors = self.vectors[keep]
         self.row_tokens = self.row_tokens[keep]
         self.chunk_ids = [c for c, k in zip(self.chunk_ids, keep) if k]
-        self.row_doc = [cid.rpartition("#")[0] for cid in self.chunk_ids]
+        self.row_doc = [document_of(cid) for cid in self.chunk_ids]
 
     def _change_atomically(self, change: Callable[[sqlite3.Connection], None]) -> None:
         """Apply `change` (to a staged copy of the database and to the loaded rows), write
@@ -748,7 +758,7 @@ class KnowledgeBase:
             try:
                 self._connect().backup(db)
                 change(db)
-                self.row_doc = [cid.rpartition("#")[0] for cid in self.chunk_ids]
+                self.row_doc = [document_of(cid) for cid in self.chunk_ids]
                 self.bm25.save(staging / "bm25.npz")
                 self._save_vectors(staging, self.vectors)
                 self.dense = DenseIndex(self.params.dense_index).build(self.vectors)
