@@ -59,6 +59,9 @@ def artefacts_dir() -> Path:
     return run
 
 
+MIN_VISIBLE_PX = 20  # about one line of text
+
+
 def dark_share(image: QImage, rect: list[int]) -> float:
     """The share of dark pixels (text) inside `rect` of a screenshot."""
     x0, y0, width, height = rect
@@ -83,9 +86,18 @@ def screenshot_problem(path: Path, text_rects: list[list[int]]) -> str | None:
     if len(colours) <= 20:
         return f"{path.name} looks blank ({len(colours)} colours)"
     for rect in text_rects:
+        # A widget scrolled mostly out of the view (a question above a long answer) shows too little
+        # of itself to judge; the widgets on screen are checked.
+        if visible_height(image, rect) < MIN_VISIBLE_PX:
+            continue
         if dark_share(image, rect) <= 0.005:
             return f"no text drawn in {rect} of {path.name}"
     return None
+
+
+def visible_height(image: QImage, rect: list[int]) -> int:
+    _, y0, _, height = rect
+    return max(0, min(image.height(), y0 + height) - max(0, y0))
 
 
 def photograph(app: AppProcess, name: str, text_rects: list[list[int]] = ()) -> Path:
