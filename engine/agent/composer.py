@@ -1227,12 +1227,14 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
         answering, aside = page_roles(documents, kind, used, asked, checker.concepts)
         if pool:
             vectors = checker.vectors([e.text for e in pool])
+            # With a topic, only its own pages have page words (`page_topic_words`).
+            page_words = page_topic_words(documents, asked)
             chosen = select(query_vector, pool, vectors, kind=kind, topic_terms=topic_terms,
                             sources=min(len(documents), PASSAGES_USED), limit=limit,
                             longest=LONGEST_KO if language == "ko" else LONGEST, query=query,
                             answering=answering, aside=aside, food=food, pairs=joined,
-                            complete_pairs=language != "ko", page_words=page_topic_words(documents, asked),
-                            topic_pages=set(page_topic_words(documents, asked)) if asked else set(),
+                            complete_pairs=language != "ko", page_words=page_words,
+                            topic_pages=set(page_words) if asked else set(),
                             quote_letters=KO_TIGHTER_LETTERS[0] if language == "ko" else 0)
     picked, follows = [], {}
     for e, _ in chosen:
