@@ -102,6 +102,10 @@ ANSWERING_BONUS, OPENING_BONUS, OPENING_SENTENCES = 0.1, 0.05, 3
 # have choking spells or may cough so hard that you vomit" on the whooping cough page); a symptom
 # list on a related page ("Your child and the flu") speaks of something else.
 TOPIC_PAGE_BONUS = 0.15
+# A sentence whose subject is the main one of the asked kind ("The most common cause is heavy alcohol
+# use", "The main symptoms are …") answers the question outright, though short and without the
+# topic's name it sits far from the question's embedding.
+MAIN_ANSWER_BONUS = 0.3
 # Pages that answer another kind of question than any a clinic asks of the composer
 # ("what research is being done", "where to find support", "how many people are affected").
 ASIDE_QTYPES = frozenset({"research", "support groups", "frequency", "genetic changes", "brand names",
@@ -303,6 +307,17 @@ _SUBJECTS = {"cause": "causes", "risk factor": "causes", "symptom": "symptoms", 
 _LISTS_ANOTHER_KIND = {kind: others | {"complications"} for kind, others in {
     "treatment": {"symptoms"}, "prevention": {"symptoms", "treatment"}, "causes": {"symptoms", "treatment"},
     "symptoms": {"treatment"}, "diagnosis": {"treatment"}}.items()}
+
+
+_MAIN_ONE = re.compile(r"^(?:\w+\s+){0,2}?(?:most common|most frequent|main|leading|usual|primary|chief|commonest)\s+"
+                       r"(causes?|risk factors?|symptoms?|signs?|side effects?|treatments?)\b(?: of [^.;:]{1,60}?)?"
+                       r"\s+(?:is|are|include|includes)\b", re.I)
+
+
+def states_the_main_one(sentence: str, kind: str) -> bool:
+    """The sentence's subject is the most common or main one of the asked kind."""
+    stated = _MAIN_ONE.match(sentence)
+    return bool(stated) and _SUBJECTS[re.sub(r"s$", "", stated.group(1).lower())] == kind
 
 
 def _stated_kind(sentence: str) -> str:
@@ -1046,6 +1061,8 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
             bonus = KIND_BONUS if names_the_means(said, kind) else GENERIC_KIND_BONUS
         if wrong_side:
             bonus -= OFF_SIDE_PENALTY
+        elif states_the_main_one(item.text, kind):
+            bonus += MAIN_ANSWER_BONUS
         elif facet(said, kind, food=food) in _LISTS_ANOTHER_KIND.get(kind, ()):
             bonus -= ANOTHER_KIND_PENALTY
         if kind == "what_to_do" and _FACET_CUES["treatment"].search(item.text):

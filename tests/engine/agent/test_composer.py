@@ -523,6 +523,38 @@ def test_a_sentence_about_another_kind_is_less_relevant(minilm, monkeypatch):
     assert penalised[0] == pytest.approx(plain[0] - 0.2) and penalised[1] == pytest.approx(plain[1])
 
 
+def test_the_main_cause_is_more_relevant(minilm, monkeypatch):
+    """"The most common cause is heavy alcohol use" names pancreatitis' main cause without its name."""
+    from engine.agent import composer
+    from engine.agent.composer import candidates, select
+    from engine.agent.support import evidence_from
+
+    page = Passage("pancreatitis", "Pancreatitis is inflammation of the pancreas. "
+                   "The most common cause is heavy alcohol use.", title="What is (are) Pancreatitis ?")
+    checker = SupportChecker(minilm)
+    pool = candidates(evidence_from([page]))
+    question = "What causes pancreatitis?"
+    vectors, query_vector = checker.vectors([e.text for e in pool]), checker.vectors([question])[0]
+    common = dict(kind="causes", topic_terms=["pancreatitis"], sources=1, limit=len(pool), query=question)
+    main = {e.position: r for e, r in select(query_vector, pool, vectors, **common)}
+    monkeypatch.setattr(composer, "MAIN_ANSWER_BONUS", 0.0)
+    plain = {e.position: r for e, r in select(query_vector, pool, vectors, **common)}
+    assert main[1] == pytest.approx(plain[1] + 0.3) and main[0] == pytest.approx(plain[0])
+
+
+@pytest.mark.parametrize("sentence, kind, main", [
+    ("The most common cause is heavy alcohol use.", "causes", True),
+    ("The main symptoms of flu are fever and cough.", "symptoms", True),
+    ("The most common side effects include nausea.", "side_effects", True),
+    ("The most common cause is heavy alcohol use.", "symptoms", False),
+    ("Heart disease is the leading cause of death.", "causes", False),
+])
+def test_a_sentence_about_the_main_one_of_a_kind(sentence, kind, main):
+    from engine.agent.composer import states_the_main_one
+
+    assert states_the_main_one(sentence, kind) is main
+
+
 def test_the_topic_s_own_name_is_no_symptom_named():
     from engine.agent.composer import beyond_the_topic, facet, speaks_to
 
