@@ -97,7 +97,8 @@ QTYPE_CUES: tuple[tuple[str, str], ...] = (
                     r"술\s*(?:마셔|먹어|마시면|한\s*잔)|마셔도\s*(?:되|돼)|alcohol|drink (?:beer|wine)|"
                     r"같이\s*(?:먹|복용)|함께\s*(?:먹|복용)|병용|"
                     r"precautions?|interact|together|combine|while (?:taking|on)\b|if (?:i am|i'm) on\b|safe to take|"
-                    r"can (?:i|she|he|they|we) take|(?:ok|okay) (?:to take|with)\b|with other (?:drugs|medicines)"),
+                    r"can (?:i|she|he|they|we) (?:take|use)\b|(?:ok|okay) (?:to take|with)\b|with other (?:drugs|medicines)|"
+                    r"at the same time as\b"),
     ("complications", r"합병증|후유증|방치하면|안\s*고치면|치료\s*안\s*하면|complications?|untreated|left alone"),
     ("inheritance", r"유전|inherit|hereditary|genetic|run(?:s)? in (?:the )?famil"),
     ("susceptibility", r"잘\s*걸(?:리|려|린|릴)|걸리기\s*쉬|위험\s*(?:이|인자|군|요인)|누가\s*(?:잘\s*)?걸|(?:저|나|제)도\s*걸리|걸릴\s*(?:수|확률|가능성)|"
@@ -172,6 +173,8 @@ QTYPE_KINDS = {"information": "definition", "causes": "causes", "susceptibility"
 _TAKEN_WITH = re.compile(r"\b(?:take|taking|use|using|drink|drinking|mix|mixing)\b.{1,40}\bwith\b", re.I)
 _TOGETHER = re.compile(r"\btogether\b|\bcombin|\balcohol|\bbeer\b|\bwine\b|\bwhile (?:taking|on)\b"
                        r"|\bif (?:i am|i'm) on\b|\band\b|\bwith\b|\bif (?:i|you|she|he|they|we) (?:have|has|had)\b"
+                       r"|\bif (?:i|you|she|he|they|we) (?:use|take|am taking|'m taking)\b|\bat the same time\b|\btoo\s*\?"
+                       r"|(?:^|[.!?]\s+)(?:i|my \w+) (?:take|takes|am taking|'m taking|use|uses|am on|'m on|is on)\b"
                        r"|있(?:는데|으면|어도)|환자|같이|함께|병용|상호\s*작용|(?<!수)술|\S(?:이)?랑\s|\S하고\s|"
                        r"(?:복용|먹는|투약)\s*중|(?:먹|복용하)는데", re.I)
 

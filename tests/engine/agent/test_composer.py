@@ -71,6 +71,20 @@ def test_question_kind(question, kind):
     assert question_kind(asked_part(question)) == kind
 
 
+@pytest.mark.parametrize("question, kind", [
+    ("I take lisinopril. Is it OK to take potassium supplements or a salt substitute too?", "interaction"),
+    ("I take spironolactone. Can I use a salt substitute?", "interaction"),
+    ("Is it safe to take sildenafil if I use nitroglycerin?", "interaction"),
+    ("Can I take my levothyroxine at the same time as my calcium supplement?", "interaction"),
+    ("I take metformin. What is diabetes?", "definition"),
+    ("Can I use ibuprofen for a headache?", "treatment"),
+])
+def test_what_is_taken_together_may_be_named_outside_the_sentence_that_asks(question, kind):
+    from engine.agent.composer import asked_kind
+
+    assert asked_kind(question) == kind
+
+
 @pytest.mark.parametrize("question", ["공복 혈당 126 mg/dL이면 당뇨인가요?", "My LDL is 160 mg/dL, is that high?",
                                       "How often should I get a mammogram?"])
 def test_a_lab_value_or_a_screening_interval_is_no_dose_question(question):
