@@ -91,6 +91,7 @@ QTYPE_CUES: tuple[tuple[str, str], ...] = (
               r"before or after (?:meals|food|eating)|"
               r"복용량|하루\s*(?:에\s*)?(?:몇|얼마|최대)|얼마나\s*자주|몇\s*시간\s*(?:마다|간격)|"
               r"dos(?:e|age|ing)\b|how (?:should|do|much|often|many)\b.{0,45}\b(?:take|use|used|taken|give|given)|"
+              r"how much\b.{1,30}\b(?:do|does|should)\b.{1,20}\b(?:need|get)\b|"
               r"how is .{1,30} (?:taken|used|given)|how many (?:mg|milligrams|pills|tablets|capsules|times|hours)\b|"
               r"\d*\s*mg\b(?!\s*/)"),
     ("precautions", r"주의\s*사항|주의할|주의해야|조심|상호\s*작용|같이\s*먹어도|함께\s*먹어도|먹어도\s*되|먹어도\s*돼|"
@@ -110,6 +111,7 @@ QTYPE_CUES: tuple[tuple[str, str], ...] = (
                    r"stop getting|stop (?:.{1,20} )?from (?:getting|catching)|protect (?:\w+ ){0,2}(?:from|against)|vaccin|"
                    r"(?:lower|reduce|decrease|cut)\s+(?:[\w']+\s+){0,2}?(?:risk|chance)"),
     ("exams and tests", r"진단(?!\s*(?:을|를)?\s*받았)|검사|알아보|diagnos(?!ed (?:with|as)\b)|test(?:s|ed|ing)?\b|\bscreen|check(?:ed)? for|"
+                        r"\bfind out (?:if|whether)\b|\bcheck (?:if|whether)\b|"
                         r"\bscans?\b|x-?rays?\b|\bmri\b|ultrasound"),
     ("outlook", r"예후|완치|생존율|회복|얼마나\s*(?:가|오래|살)|진행되면|다\s*낫|낫나|낫는\s*데|나을\s*수|재발|"
                 r"outlook|prognosis|surviv|recover|cured?\b|how long does|go away|progress|come back|recur|life expectancy|how long (?:will|can|do)"),
@@ -129,7 +131,7 @@ QTYPE_CUES: tuple[tuple[str, str], ...] = (
     ("treatment", r"치료|낫게|낫는\s*(?:방법|법)|고치|수술|약\s*(?:있|먹어야|꼭)|치료제|(?:좋은|먹는|무슨|어떤)\s*약|(?:뭐가|무엇이|어떤\s*게)\s*좋|"
                   r"어떻게\s*관리|없애|없앨|어떻게\s*하면[^?.!]{0,10}(?:나아|낫|나을)|(?:take|use)\b.{0,15}\bfor\b|"
                   r"treat|therap|cure|(?:medicines?|medications?|drugs?|pills?)\b.{0,20}\b(?:to|for)\b|surgery|manage|"
-                  r"get rid of|what helps\b(?!\s+(?:to\s+)?(?:prevent|avoid|stop|lower|reduce))|helps? (?:with|for)\b|relie(?:f|ve)"),
+                  r"get rid of|\bget (?:\w+ ){1,3}out\b|what helps\b(?!\s+(?:to\s+)?(?:prevent|avoid|stop|lower|reduce))|helps? (?:with|for)\b|relie(?:f|ve)"),
     ("information", r"뭐예요|뭐에요|뭔가요|뭔지|뭐죠|무엇인가요|무엇입니까|이란|란\s*뭐|(?:무슨|어떤)\s*(?:병|질환|질병)|설명해|"
                     r"what (?:exactly )?(?:is|are)\b|what's|\bmeans?\b|\bexplain\b|tell me about"),
 )

@@ -66,6 +66,9 @@ CITED = re.compile(r"\[(\d)\]")
     ("독감은 어떻게 막아요?", "prevention"),
     ("Can I take ibuprofen for a headache if I have kidney disease?", "interaction"),  # a medicine with a condition
     ("신장병이 있는데 이부프로펜 먹어도 돼요?", "interaction"),
+    ("How much calcium do adults need each day?", "dosage"),
+    ("How do you find out if you have a food allergy?", "diagnosis"),
+    ("How do I get earwax out safely?", "treatment"),
 ])
 def test_question_kind(question, kind):
     assert question_kind(asked_part(question)) == kind
