@@ -300,13 +300,13 @@ _STATED_SUBJECT = re.compile(r"^(?:\w+\s+){0,3}?(causes?|risk factors?|symptoms?
 _SUBJECTS = {"cause": "causes", "risk factor": "causes", "symptom": "symptoms", "sign": "symptoms",
              "side effect": "side_effects", "treatment": "treatment", "complication": "complications"}
 # A list that says it is of another kind answers something else: "Symptoms of menopause include …"
-# is no treatment of hot flashes, "Treatment may include medicines …" no prevention. Symptoms
-# still serve a diagnosis, and risk factors a prevention. What a condition leads to ("The
-# complications of benign prostatic hyperplasia may include: acute urinary retention …") is
-# none of these kinds.
+# is no treatment of hot flashes, "Treatment may include medicines …" no prevention, "Heredity can cause
+# hearing loss" no test for it. Symptoms still serve a diagnosis, and risk factors a prevention. What a
+# condition leads to ("The complications of benign prostatic hyperplasia may include: acute urinary
+# retention …") is none of these kinds.
 _LISTS_ANOTHER_KIND = {kind: others | {"complications"} for kind, others in {
-    "treatment": {"symptoms"}, "prevention": {"symptoms", "treatment"}, "causes": {"symptoms", "treatment"},
-    "symptoms": {"treatment"}, "diagnosis": {"treatment"}}.items()}
+    "treatment": {"symptoms", "causes"}, "prevention": {"symptoms", "treatment"}, "causes": {"symptoms", "treatment"},
+    "symptoms": {"treatment", "causes"}, "diagnosis": {"treatment", "causes"}}.items()}
 
 
 _MAIN_ONE = re.compile(r"^(?:\w+\s+){0,2}?(?:most common|most frequent|main|leading|usual|primary|chief|commonest)\s+"

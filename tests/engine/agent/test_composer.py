@@ -1445,6 +1445,8 @@ def test_a_resource_s_list_of_pages_a_note_on_resources_and_a_polite_pointer_are
     ("Symptoms of PCOS include: Infertility; Pelvic pain.", "diagnosis", False),  # symptoms serve a diagnosis
     ("Risk factors include smoking and being overweight.", "prevention", False),  # and risk factors a prevention
     ("Treatments for hives include antihistamines.", "treatment", False),
+    ("Causes of hearing loss include noise and aging.", "diagnosis", True),  # no test among them
+    ("Causes of hives include insect bites and medicines.", "treatment", True),
     ("The complications of benign prostatic hyperplasia may include: acute urinary retention; blood in the urine.",
      "symptoms", True),
 ])
