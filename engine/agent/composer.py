@@ -457,8 +457,8 @@ def _asks_about_a_medicine(slots: dict) -> bool:
 
 def asked_kind(question: str, slots: dict | None = None) -> str:
     """The kind of answer a question or message asks for, read from the sentences that ask (and
-    from the whole message for what is taken together); with its extracted `slots`, whether a medicine causes something asks for a side effect
-    ("Does atorvastatin cause muscle pain?")."""
+    from the whole message for what is taken together); with its extracted `slots`, whether a
+    medicine causes something asks for a side effect ("Does atorvastatin cause muscle pain?")."""
     asked = asked_part(question)
     kind = question_kind(asked)
     # "I take lisinopril. Is it OK to take potassium supplements?": the other party is in a sentence
