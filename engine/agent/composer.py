@@ -633,18 +633,6 @@ class Reading:
         return facet(sentence, self.kind, self.medicine, self.food)
 
 
-def _shape_penalty(sentence: str, longest: int = 45, parts: Sequence[str] = ()) -> float:
-    """Fragments and very long sentences read badly; a unit of two sentences (`parts`) is long when
-    one of them is."""
-    words = len(latin_words(sentence))
-    penalty = 0.0
-    if words < 6:
-        penalty += 0.25
-    if max((len(latin_words(p)) for p in parts), default=words) > longest:
-        penalty += 0.15
-    return penalty
-
-
 def pronoun_pairs(evidence: Sequence[Evidence]) -> dict[str, tuple[Evidence, Evidence]]:
     """The units to choose from besides the single sentences: each sentence whose subject is a bare
     pronoun with the sentence before it in its passage ("Croup is an inflammation of the vocal cords
@@ -1030,6 +1018,66 @@ def passages_used(documents: Sequence, kind: str, topic: Topic, concepts) -> lis
     return used + [later] if later else used
 
 
+# What a candidate sentence's relevance weighs (`relevance_features`), in the order of
+# `relevance_weights`: its similarity to the question, the kind bonuses and penalties above, whether
+# it names the topic, stands on a topic, answering or aside page, how many specific medical words it
+# adds (up to SPECIFIC_WORDS), its passage's retrieval rank (1 for the first, falling to 0), and
+# whether it reads as a fragment or runs long.
+RELEVANCE_FEATURES = ("similarity", "names_the_means", "speaks_to_the_kind", "wrong_side", "main_one",
+                      "another_kind", "treatment_for_what_to_do", "names_the_topic", "topic_page",
+                      "specific_words", "retrieval_rank", "answering_page", "answering_opening",
+                      "aside_page", "fragment", "long")
+TOPIC_NAMED_BONUS, WHAT_TO_DO_TREATMENT_BONUS, RETRIEVAL_RANK_BONUS = 0.1, 0.08, 0.06
+FRAGMENT_WORDS, FRAGMENT_PENALTY, LONG_PENALTY = 6, 0.25, 0.15
+
+
+def relevance_weights() -> np.ndarray:
+    """The weight of each of RELEVANCE_FEATURES (read when called, so a setting can be tried)."""
+    return np.array([1.0, KIND_BONUS, GENERIC_KIND_BONUS, -OFF_SIDE_PENALTY, MAIN_ANSWER_BONUS,
+                     -ANOTHER_KIND_PENALTY, WHAT_TO_DO_TREATMENT_BONUS, TOPIC_NAMED_BONUS, TOPIC_PAGE_BONUS,
+                     SPECIFIC_BONUS, RETRIEVAL_RANK_BONUS, ANSWERING_BONUS, OPENING_BONUS, -ASIDE_PENALTY,
+                     -FRAGMENT_PENALTY, -LONG_PENALTY])
+
+
+def relevance_features(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarray, *, kind: str,
+                       topic_terms: Sequence[str], sources: int, longest: int = 45, query: str = "",
+                       answering: set[int] = frozenset(), aside: set[int] = frozenset(), food: bool = False,
+                       pairs: dict[str, tuple[Evidence, Evidence]] | None = None,
+                       page_words: dict[int, set[str]] | None = None, quote_letters: int = 0,
+                       topic_pages: set[int] = frozenset()) -> np.ndarray:
+    """One row of RELEVANCE_FEATURES per sentence of the pool (see `select`)."""
+    similarity = vectors @ query_vector if len(pool) else np.zeros(0)
+    pairs = pairs or {}
+    asked_medical = medical_words(f"{query} {' '.join(topic_terms)}")
+    asked_topic = set(tokenize(query)) | set(tokenize(" ".join(topic_terms)))
+    rows = []
+    for item, sim in zip(pool, similarity):
+        named = asked_topic | (page_words or {}).get(item.source, set())
+        wrong_side = (off_side(item.text, kind, topic_terms) or lists_another_kind(item.text, kind)
+                      or for_another_condition(item.text, named)
+                      or (kind in _ABOUT_THE_CONDITION and item.source not in topic_pages
+                          and defines_another(item.text, named)))
+        said = beyond_the_topic(item.text, topic_terms) if kind in _NAMED_SYMPTOM_KINDS else item.text
+        speaks = speaks_to(said, kind, food) and not wrong_side
+        means = speaks and names_the_means(said, kind)
+        main_one = not wrong_side and states_the_main_one(item.text, kind)
+        another = (not wrong_side and not main_one
+                   and facet(said, kind, food=food) in _LISTS_ANOTHER_KIND.get(kind, ()))
+        lifted = (kind == "what_to_do" and not speaks and bool(_FACET_CUES["treatment"].search(item.text)))
+        lowered = item.text.lower()
+        shown = shortened_quote(item.text, quote_letters) if quote_letters else item.text
+        parts = [e.text for e in pairs.get(item.text, ())]
+        rows.append([float(sim), means, speaks and not means, wrong_side, main_one, another, lifted,
+                     any(term and term in lowered for term in topic_terms), item.source in topic_pages,
+                     min(SPECIFIC_WORDS, len(medical_words(item.text) - asked_medical)),
+                     1 - (item.source - 1) / max(1, sources), item.source in answering,
+                     item.source in answering and item.position < OPENING_SENTENCES,
+                     item.source not in answering and item.source in aside,
+                     len(latin_words(shown)) < FRAGMENT_WORDS,
+                     max((len(latin_words(p)) for p in parts), default=len(latin_words(shown))) > longest])
+    return np.array(rows, dtype=float).reshape(len(rows), len(RELEVANCE_FEATURES))
+
+
 def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarray, *, kind: str,
            topic_terms: Sequence[str], sources: int, limit: int, longest: int = 45,
            query: str = "", answering: set[int] = frozenset(),
@@ -1047,45 +1095,13 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
     follower says more (`_says_more`): "Conjunctivitis is the medical name for pink eye." alone
     names it; "It involves inflammation of …" says what it is. With `quote_letters` (a Korean answer,
     which cuts a long quote at a list item or clause), a sentence is as long as the quote it would show."""
-    similarity = vectors @ query_vector
     pairs = pairs or {}
-    asked = set(tokenize(query))
-    asked_medical = medical_words(f"{query} {' '.join(topic_terms)}")
-    stems = [set(tokenize(item.text)) - asked for item in pool]
-    asked_topic = asked | set(tokenize(" ".join(topic_terms)))
-    relevance = []
-    for item, sim in zip(pool, similarity):
-        named = asked_topic | (page_words or {}).get(item.source, set())
-        wrong_side = (off_side(item.text, kind, topic_terms) or lists_another_kind(item.text, kind)
-                      or for_another_condition(item.text, named)
-                      or (kind in _ABOUT_THE_CONDITION and item.source not in topic_pages
-                          and defines_another(item.text, named)))
-        bonus = 0.0
-        said = beyond_the_topic(item.text, topic_terms) if kind in _NAMED_SYMPTOM_KINDS else item.text
-        if speaks_to(said, kind, food) and not wrong_side:
-            bonus = KIND_BONUS if names_the_means(said, kind) else GENERIC_KIND_BONUS
-        if wrong_side:
-            bonus -= OFF_SIDE_PENALTY
-        elif states_the_main_one(item.text, kind):
-            bonus += MAIN_ANSWER_BONUS
-        elif facet(said, kind, food=food) in _LISTS_ANOTHER_KIND.get(kind, ()):
-            bonus -= ANOTHER_KIND_PENALTY
-        if kind == "what_to_do" and _FACET_CUES["treatment"].search(item.text):
-            bonus = max(bonus, 0.08)
-        lowered = item.text.lower()
-        if any(term and term in lowered for term in topic_terms):
-            bonus += 0.1
-        if item.source in topic_pages:
-            bonus += TOPIC_PAGE_BONUS
-        bonus += SPECIFIC_BONUS * min(SPECIFIC_WORDS, len(medical_words(item.text) - asked_medical))
-        prior = 0.06 * (1 - (item.source - 1) / max(1, sources))
-        if item.source in answering:
-            bonus += ANSWERING_BONUS + (OPENING_BONUS if item.position < OPENING_SENTENCES else 0.0)
-        elif item.source in aside:
-            bonus -= ASIDE_PENALTY
-        parts = [e.text for e in pairs.get(item.text, ())]
-        shown = shortened_quote(item.text, quote_letters) if quote_letters else item.text
-        relevance.append(float(sim) + bonus + prior - _shape_penalty(shown, longest, parts))
+    features = relevance_features(query_vector, pool, vectors, kind=kind, topic_terms=topic_terms,
+                                  sources=sources, longest=longest, query=query, answering=answering,
+                                  aside=aside, food=food, pairs=pairs, page_words=page_words,
+                                  quote_letters=quote_letters, topic_pages=topic_pages)
+    relevance = [float(r) for r in features @ relevance_weights()] if len(pool) else []
+    stems = [set(tokenize(item.text)) - set(tokenize(query)) for item in pool]
     # A unit of two sentences (`pairs`) counts as two towards the limit.
     size = [2 if item.text in pairs else 1 for item in pool]
     index = {item.text: i for i, item in enumerate(pool)}
