@@ -4,12 +4,12 @@
    dosage, interaction, "what should I do") from cue words in English and Korean, read in
    the sentences that ask ("My child was diagnosed with croup. What are the symptoms?").
 2. Candidate sentences from the retrieved passages (bullet lists joined to their lead-in),
-   scored by embedding similarity to the question (an English query built from the
-   linked concepts for a Korean question), a bonus when the sentence speaks to the asked
-   kind or names the question's concept, a bonus for the page written to answer the asked
-   kind (its knowledge-base question, "What are the treatments for Asthma ?") and its
-   first sentences, a penalty for pages that answer an aside (research, support groups),
-   a small prior for the better-ranked passage, and penalties for fragments and questions;
+   scored by a weighted sum of features (`RELEVANCE_FEATURES`, weights fitted on the tuning
+   sets by `chartside bench relevance`): embedding similarity to the question (an English
+   query built from the linked concepts for a Korean question), whether the sentence speaks
+   to the asked kind, whether it stands on the page written to answer the asked kind (its
+   knowledge-base question, "What are the treatments for Asthma ?") or on a page that
+   answers an aside (research, support groups), its passage's rank, and its shape;
    a list item that only names a group of people ("People who have weak immune systems …")
    is no candidate; a sentence that opens with a bare pronoun ("It", "Some remove …", "If you
    do, …") is chosen only with the sentence before it ("Croup is an inflammation
@@ -84,33 +84,30 @@ PAIR_TERMS = 2
 RELEVANCE_FLOOR = 0.4
 # A sentence that names medical things beyond the question's own words (drugs, tests, body
 # parts, symptoms) says something specific; "The symptoms of appendicitis can vary" does not.
-SPECIFIC_BONUS, SPECIFIC_WORDS = 0.12, 4
+# (feature specific_words, counted up to SPECIFIC_WORDS).
+SPECIFIC_WORDS = 4
 # A sentence with the asked kind's cue words ('caused by' for a causes question), one whose only
 # cue is the kind's own word ('treatment', see _GENERIC_CUES), and one on the wrong side of a cause
-# for it (off_side).
-KIND_BONUS, GENERIC_KIND_BONUS = 0.5, 0.3
-OFF_SIDE_PENALTY = 0.2
+# for it (off_side): features names_the_means, speaks_to_the_kind and wrong_side.
 # A sentence about a kind that does not answer the asked one (`_LISTS_ANOTHER_KIND`: "Antiviral
-# medicines can treat shingles" for its symptoms), though it does not say what it lists.
-ANOTHER_KIND_PENALTY = 0.2
+# medicines can treat shingles" for its symptoms), though it does not say what it lists: feature
+# another_kind.
 PASSAGES_USED = 5
 # A passage written to answer the asked kind of question (a MedQuAD title "What are the
 # treatments for Asthma ?" for "천식은 어떻게 치료하나요?") states the answer, most directly
-# in its first sentences; other pages about the topic mention it in passing.
-ANSWERING_BONUS, OPENING_BONUS, OPENING_SENTENCES = 0.1, 0.05, 3
+# in its first sentences; other pages about the topic mention it in passing: features answering_page
+# and answering_opening (its first OPENING_SENTENCES).
+OPENING_SENTENCES = 3
 # A sentence on the topic's own page speaks of the topic even where it does not name it ("You may
 # have choking spells or may cough so hard that you vomit" on the whooping cough page); a symptom
-# list on a related page ("Your child and the flu") speaks of something else.
-TOPIC_PAGE_BONUS = 0.15
+# list on a related page ("Your child and the flu") speaks of something else: feature topic_page.
 # A sentence whose subject is the main one of the asked kind ("The most common cause is heavy alcohol
 # use", "The main symptoms are …") answers the question outright, though short and without the
-# topic's name it sits far from the question's embedding.
-MAIN_ANSWER_BONUS = 0.3
+# topic's name it sits far from the question's embedding: feature main_one.
 # Pages that answer another kind of question than any a clinic asks of the composer
 # ("what research is being done", "where to find support", "how many people are affected").
 ASIDE_QTYPES = frozenset({"research", "support groups", "frequency", "genetic changes", "brand names",
                           "brand names of combination products", "storage and disposal"})
-ASIDE_PENALTY = 0.15
 # A sentence from a page about an unrelated topic that does not name the question's own ("CRPS most
 # often affects one of the arms, legs, hands, or feet" for croup's symptoms) answers another question.
 # Unrelated: the page's topic is further than UNRELATED_PAGE (cosine) from every name of the
@@ -132,7 +129,7 @@ _KIND_ORDER = ("interaction", "side_effects", "dosage", "diagnosis", "prevention
 _LOWERS_RISK = re.compile(r"\b(?:lower|reduce|decrease)s?(?:\s+\w+){0,2}?\s+(?:risk|chance|incidence|odds)\b", re.I)
 # A diagnosis, treatment or prevention sentence either names the means (a test, a medicine, rest,
 # a vaccine) or only says the word ("Small stones don't usually need treatment", "ADHD is diagnosed
-# more often in boys"): the second kind answers less (`GENERIC_KIND_BONUS`). Being diagnosed with
+# more often in boys"): the second kind answers less (feature speaks_to_the_kind). Being diagnosed with
 # or in something, or commonly diagnosed, is not how it is diagnosed.
 _GENERIC_CUES = {
     "diagnosis": r"(?<!commonly )(?<!often )(?<!frequently )(?<!newly )\bdiagnos(?!ed\s+(?:with|in|at|as|during|among|"
@@ -1018,25 +1015,30 @@ def passages_used(documents: Sequence, kind: str, topic: Topic, concepts) -> lis
     return used + [later] if later else used
 
 
-# What a candidate sentence's relevance weighs (`relevance_features`), in the order of
-# `relevance_weights`: its similarity to the question, the kind bonuses and penalties above, whether
-# it names the topic, stands on a topic, answering or aside page, how many specific medical words it
-# adds (up to SPECIFIC_WORDS), its passage's retrieval rank (1 for the first, falling to 0), and
-# whether it reads as a fragment or runs long.
+# What a candidate sentence's relevance weighs (`relevance_features`): its similarity to the
+# question, the kind cues and pages described above, whether it names the topic, how many specific
+# medical words it adds, its passage's retrieval rank (1 for the first, falling to 0), whether it
+# stands on an aside page ("what research is being done", ASIDE_QTYPES) and whether it reads as a
+# fragment (under FRAGMENT_WORDS words) or runs long.
 RELEVANCE_FEATURES = ("similarity", "names_the_means", "speaks_to_the_kind", "wrong_side", "main_one",
                       "another_kind", "treatment_for_what_to_do", "names_the_topic", "topic_page",
                       "specific_words", "retrieval_rank", "answering_page", "answering_opening",
                       "aside_page", "fragment", "long")
-TOPIC_NAMED_BONUS, WHAT_TO_DO_TREATMENT_BONUS, RETRIEVAL_RANK_BONUS = 0.1, 0.08, 0.06
-FRAGMENT_WORDS, FRAGMENT_PENALTY, LONG_PENALTY = 6, 0.25, 0.15
+FRAGMENT_WORDS = 6
+# Fitted, not set by hand: `chartside bench relevance` (a conditional logit over each question's
+# candidates, labelled by the tuning sets' fact phrases; engine/bench/relevance.py), in units of
+# similarity, the scale RELEVANCE_FLOOR is written in. Fitted this way a sentence that names the
+# topic is less likely to hold a fact (it defines the topic), and a long one more likely.
+RELEVANCE_WEIGHTS = {"similarity": 1.0, "names_the_means": 1.155, "speaks_to_the_kind": -0.044,
+                     "wrong_side": -0.082, "main_one": 0.28, "another_kind": -0.229,
+                     "treatment_for_what_to_do": -0.002, "names_the_topic": -0.229, "topic_page": 0.224,
+                     "specific_words": 0.227, "retrieval_rank": 0.26, "answering_page": 0.197,
+                     "answering_opening": -0.076, "aside_page": -0.145, "fragment": -0.503, "long": 0.313}
 
 
 def relevance_weights() -> np.ndarray:
-    """The weight of each of RELEVANCE_FEATURES (read when called, so a setting can be tried)."""
-    return np.array([1.0, KIND_BONUS, GENERIC_KIND_BONUS, -OFF_SIDE_PENALTY, MAIN_ANSWER_BONUS,
-                     -ANOTHER_KIND_PENALTY, WHAT_TO_DO_TREATMENT_BONUS, TOPIC_NAMED_BONUS, TOPIC_PAGE_BONUS,
-                     SPECIFIC_BONUS, RETRIEVAL_RANK_BONUS, ANSWERING_BONUS, OPENING_BONUS, -ASIDE_PENALTY,
-                     -FRAGMENT_PENALTY, -LONG_PENALTY])
+    """RELEVANCE_WEIGHTS in the order of RELEVANCE_FEATURES (read when called, so a weight can be tried)."""
+    return np.array([RELEVANCE_WEIGHTS[name] for name in RELEVANCE_FEATURES])
 
 
 def relevance_features(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarray, *, kind: str,
@@ -1086,7 +1088,7 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
            complete_pairs: bool = False,
            page_words: dict[int, set[str]] | None = None,
            quote_letters: int = 0, topic_pages: set[int] = frozenset()) -> list[tuple[Evidence, float]]:
-    """MMR over the pool: relevance (similarity + kind/topic bonuses − shape penalties)
+    """MMR over the pool: relevance (`relevance_features` weighed by RELEVANCE_WEIGHTS)
     against redundancy with what is already chosen; a restatement of a chosen sentence
     (`LEXICAL_DUPLICATE`) is never chosen. For a question about what to eat (`food`), a
     sentence about foods speaks to the asked kind. With `complete_pairs` (an English answer, where

@@ -516,7 +516,7 @@ def test_a_sentence_from_the_topic_s_own_page_is_preferred(minilm, clinical_pack
     plain = {e.text: r for e, r in select(query_vector, pool, vectors, **common)}
     aware = {e.text: r for e, r in select(query_vector, pool, vectors, topic_pages={1}, **common)}
     spells = "You may have choking spells or may cough so hard that you vomit."
-    assert aware[spells] == pytest.approx(plain[spells] + composer.TOPIC_PAGE_BONUS)
+    assert aware[spells] == pytest.approx(plain[spells] + composer.RELEVANCE_WEIGHTS["topic_page"])
     assert aware[flu.text] == pytest.approx(plain[flu.text])
 
 
@@ -535,9 +535,11 @@ def test_a_sentence_about_another_kind_is_less_relevant(minilm, monkeypatch):
     vectors, query_vector = checker.vectors([e.text for e in pool]), checker.vectors([question])[0]
     common = dict(kind="symptoms", topic_terms=["shingles"], sources=1, limit=len(pool), query=question)
     penalised = {e.position: r for e, r in select(query_vector, pool, vectors, **common)}
-    monkeypatch.setattr(composer, "ANOTHER_KIND_PENALTY", 0.0)
+    weight = composer.RELEVANCE_WEIGHTS["another_kind"]
+    monkeypatch.setitem(composer.RELEVANCE_WEIGHTS, "another_kind", 0.0)
     plain = {e.position: r for e, r in select(query_vector, pool, vectors, **common)}
-    assert penalised[0] == pytest.approx(plain[0] - 0.2) and penalised[1] == pytest.approx(plain[1])
+    assert weight < 0
+    assert penalised[0] == pytest.approx(plain[0] + weight) and penalised[1] == pytest.approx(plain[1])
 
 
 def test_the_main_cause_is_more_relevant(minilm, monkeypatch):
@@ -554,9 +556,11 @@ def test_the_main_cause_is_more_relevant(minilm, monkeypatch):
     vectors, query_vector = checker.vectors([e.text for e in pool]), checker.vectors([question])[0]
     common = dict(kind="causes", topic_terms=["pancreatitis"], sources=1, limit=len(pool), query=question)
     main = {e.position: r for e, r in select(query_vector, pool, vectors, **common)}
-    monkeypatch.setattr(composer, "MAIN_ANSWER_BONUS", 0.0)
+    weight = composer.RELEVANCE_WEIGHTS["main_one"]
+    monkeypatch.setitem(composer.RELEVANCE_WEIGHTS, "main_one", 0.0)
     plain = {e.position: r for e, r in select(query_vector, pool, vectors, **common)}
-    assert main[1] == pytest.approx(plain[1] + 0.3) and main[0] == pytest.approx(plain[0])
+    assert weight > 0
+    assert main[1] == pytest.approx(plain[1] + weight) and main[0] == pytest.approx(plain[0])
 
 
 @pytest.mark.parametrize("sentence, kind, main", [
@@ -918,7 +922,8 @@ def test_what_causes_it_is_answered_by_its_causes_not_by_what_it_is_a_sign_of(mi
 
 
 def test_a_korean_answer_weighs_a_long_list_by_the_quote_it_would_show(minilm):
-    from engine.agent.composer import KO_TIGHTER_LETTERS, LONGEST_KO, candidates, select
+    from engine.agent.composer import (KO_TIGHTER_LETTERS, LONGEST_KO, RELEVANCE_FEATURES, candidates,
+                                       relevance_features, relevance_weights, select)
     from engine.agent.support import SupportChecker, evidence_from
 
     steps = ("Ways to reduce the risk include: placing babies on their backs to sleep; using a firm sleep surface, "
@@ -929,11 +934,14 @@ def test_a_korean_answer_weighs_a_long_list_by_the_quote_it_would_show(minilm):
     pool = candidates(evidence_from([page]))
     query = "sudden infant death syndrome prevention"
     vectors, query_vector = checker.vectors([e.text for e in pool]), checker.vectors([query])[0]
-    common = dict(kind="prevention", topic_terms=["sudden infant death syndrome"], sources=1, limit=1, query=query,
+    common = dict(kind="prevention", topic_terms=["sudden infant death syndrome"], sources=1, query=query,
                   longest=LONGEST_KO)
-    (_, whole), = select(query_vector, pool, vectors, **common)
-    (_, as_cut), = select(query_vector, pool, vectors, quote_letters=KO_TIGHTER_LETTERS[0], **common)
-    assert as_cut > whole
+    long = RELEVANCE_FEATURES.index("long")
+    whole = relevance_features(query_vector, pool, vectors, **common)
+    as_cut = relevance_features(query_vector, pool, vectors, quote_letters=KO_TIGHTER_LETTERS[0], **common)
+    assert whole[0][long] == 1 and as_cut[0][long] == 0
+    (_, relevance), = select(query_vector, pool, vectors, limit=1, quote_letters=KO_TIGHTER_LETTERS[0], **common)
+    assert relevance == pytest.approx(float(as_cut[0] @ relevance_weights()))
 
 KIDNEY_TREATMENT = Passage("kidney-tx", "Non-steroidal anti-inflammatory drugs (NSAIDs) can harm your kidneys, "
                            "especially if you have kidney disease. If you have kidney disease, do not use NSAIDs. "
