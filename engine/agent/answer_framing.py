@@ -298,6 +298,9 @@ _FOOD_CONTEXT = re.compile(r"\ballerg|\bcook|\bprotein", re.I)
 # A word made into a likeness names what something resembles, not what it is: "flu-like symptoms" are
 # no flu (독감), "hair-like structures called cilia" no hair (머리카락).
 _LIKENESS = re.compile(r"-like\b", re.I)
+# A word the sentence denies is no key term of it: "Asthma has no cure" lists no 완치, which a
+# Korean reader would take for the sentence's claim.
+_DENIED = re.compile(r"\b(?:no|not|never|without)\s+(?:\w+\s+){0,2}$", re.I)
 
 
 @lru_cache(maxsize=1024)
@@ -307,7 +310,7 @@ def _key_terms(sentence: str, limit: int) -> tuple[str, ...]:
     names = key_term_names()
     about_food = bool(FOOD_CUES.search(sentence) or _FOOD_CONTEXT.search(sentence))
     for match in _key_term_pattern().finditer(sentence):
-        if _LIKENESS.match(sentence, match.end()):
+        if _LIKENESS.match(sentence, match.end()) or _DENIED.search(sentence, 0, match.start()):
             continue
         word = match.group(1).lower()
         name = names.get(word) if about_food or word not in _FOOD_SENSE else _FOOD_SENSE[word]

@@ -190,6 +190,9 @@ def test_korean_key_terms_name_the_concepts_and_medical_words_of_a_sentence():
     assert korean_key_terms("Kidney stones are treated with shock wave lithotripsy.") == \
         ["요로결석", "치료", "체외충격파 쇄석술"]  # the longest name wins: not 신장 (kidney)
     assert korean_key_terms("It was a long day.") == []
+    # A word the sentence denies is not listed: "no cure" is no 완치, "do not get a fever" no 열.
+    assert korean_key_terms("Asthma is a long-term disease that has no cure.") == ["천식", "장기", "질병"]
+    assert korean_key_terms("Most people with shingles do not get a fever.") == ["대상포진"]
     # Blood pressure that falls is low blood pressure, not a fall (낙상).
     assert korean_key_terms("Your blood pressure drops when you stand up.") == ["혈압 저하"]
     assert "낙상" not in korean_key_terms("Blood pressure falls when you stand up quickly.")
