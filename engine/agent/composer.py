@@ -1018,22 +1018,29 @@ def passages_used(documents: Sequence, kind: str, topic: Topic, concepts) -> lis
 # What a candidate sentence's relevance weighs (`relevance_features`): its similarity to the
 # question, the kind cues and pages described above, whether it names the topic, how many specific
 # medical words it adds, its passage's retrieval rank (1 for the first, falling to 0), whether it
-# stands on an aside page ("what research is being done", ASIDE_QTYPES) and whether it reads as a
-# fragment (under FRAGMENT_WORDS words) or runs long.
+# stands on an aside page ("what research is being done", ASIDE_QTYPES), whether it reads as a
+# fragment (under FRAGMENT_WORDS words) or runs long, whether it opens its passage, holds a number,
+# how many list items it strings together (up to LIST_ITEMS) and what share of the question's words
+# it repeats.
 RELEVANCE_FEATURES = ("similarity", "names_the_means", "speaks_to_the_kind", "wrong_side", "main_one",
                       "another_kind", "treatment_for_what_to_do", "names_the_topic", "topic_page",
                       "specific_words", "retrieval_rank", "answering_page", "answering_opening",
-                      "aside_page", "fragment", "long")
+                      "aside_page", "fragment", "long", "opening", "has_number", "list_items",
+                      "question_words")
 FRAGMENT_WORDS = 6
+_NUMBER = re.compile(r"\d")
+_LIST_SEPARATOR = re.compile(r";|,(?=\s)|\s-\s")
+LIST_ITEMS = 6
 # Fitted, not set by hand: `chartside bench relevance` (a conditional logit over each question's
 # candidates, labelled by the tuning sets' fact phrases; engine/bench/relevance.py), in units of
 # similarity, the scale RELEVANCE_FLOOR is written in. Fitted this way a sentence that names the
-# topic is less likely to hold a fact (it defines the topic), and a long one more likely.
-RELEVANCE_WEIGHTS = {"similarity": 1.0, "names_the_means": 1.155, "speaks_to_the_kind": -0.044,
-                     "wrong_side": -0.082, "main_one": 0.28, "another_kind": -0.229,
-                     "treatment_for_what_to_do": -0.002, "names_the_topic": -0.229, "topic_page": 0.224,
-                     "specific_words": 0.227, "retrieval_rank": 0.26, "answering_page": 0.197,
-                     "answering_opening": -0.076, "aside_page": -0.145, "fragment": -0.503, "long": 0.313}
+# topic is less likely to hold a fact (it defines the topic), and a long one or a list more likely.
+RELEVANCE_WEIGHTS = {"similarity": 1.0, "names_the_means": 1.13, "speaks_to_the_kind": -0.041,
+                     "wrong_side": -0.111, "main_one": 0.285, "another_kind": -0.237,
+                     "treatment_for_what_to_do": -0.025, "names_the_topic": -0.234, "topic_page": 0.206,
+                     "specific_words": 0.166, "retrieval_rank": 0.254, "answering_page": 0.152,
+                     "answering_opening": 0.054, "aside_page": -0.114, "fragment": -0.457, "long": 0.132,
+                     "opening": -0.14, "has_number": 0.009, "list_items": 0.102, "question_words": 0.032}
 
 
 def relevance_weights() -> np.ndarray:
@@ -1051,7 +1058,8 @@ def relevance_features(query_vector: np.ndarray, pool: Sequence[Evidence], vecto
     similarity = vectors @ query_vector if len(pool) else np.zeros(0)
     pairs = pairs or {}
     asked_medical = medical_words(f"{query} {' '.join(topic_terms)}")
-    asked_topic = set(tokenize(query)) | set(tokenize(" ".join(topic_terms)))
+    asked_words = set(tokenize(query))
+    asked_topic = asked_words | set(tokenize(" ".join(topic_terms)))
     rows = []
     for item, sim in zip(pool, similarity):
         named = asked_topic | (page_words or {}).get(item.source, set())
@@ -1076,7 +1084,10 @@ def relevance_features(query_vector: np.ndarray, pool: Sequence[Evidence], vecto
                      item.source in answering and item.position < OPENING_SENTENCES,
                      item.source not in answering and item.source in aside,
                      len(latin_words(shown)) < FRAGMENT_WORDS,
-                     max((len(latin_words(p)) for p in parts), default=len(latin_words(shown))) > longest])
+                     max((len(latin_words(p)) for p in parts), default=len(latin_words(shown))) > longest,
+                     item.position < OPENING_SENTENCES, bool(_NUMBER.search(shown)),
+                     min(LIST_ITEMS, len(_LIST_SEPARATOR.findall(shown))),
+                     len(asked_words & set(tokenize(item.text))) / max(1, len(asked_words))])
     return np.array(rows, dtype=float).reshape(len(rows), len(RELEVANCE_FEATURES))
 
 

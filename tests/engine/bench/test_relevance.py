@@ -52,3 +52,18 @@ def test_recording_collects_every_call_and_restores_the_composer():
                         sources=1, limit=1)
     assert composer.relevance_features is original
     assert len(calls) == 1 and calls[0][0] == [pool[0].text]
+
+
+def test_features_count_numbers_list_items_opening_and_the_question_words():
+    pool = [Evidence(text="Adults take 10 mg once a day; children take 5 mg; older adults take less.", source=1,
+                     position=0),
+            Evidence(text="Talk with your doctor before you start any new medicine for allergies.", source=1,
+                     position=5)]
+    vectors = np.array([[1.0, 0.0], [0.0, 1.0]])
+    rows = relevance_features(np.array([1.0, 0.0]), pool, vectors, kind="dosage", topic_terms=["loratadine"],
+                              sources=1, query="How much loratadine do adults take?")
+    first, second = (dict(zip(composer.RELEVANCE_FEATURES, row)) for row in rows)
+    assert first["has_number"] == 1 and second["has_number"] == 0
+    assert first["list_items"] == 2 and second["list_items"] == 0
+    assert first["opening"] == 1 and second["opening"] == 0
+    assert first["question_words"] > second["question_words"]
