@@ -216,7 +216,9 @@ def test_acceptance_flow_with_the_real_engine(qtbot, ui_language, tmp_path, monk
         assert workspace.side.currentWidget() is workspace.sources
         assert workspace.sources.marked is not None and workspace.sources.marked[0] == record["source"]
         card = next(c for c in workspace.sources.cards if c.number == record["source"])
-        assert " ".join(card.marked_text().split())[:40] in record["source_sentence"]
+        # Compared by words: a bullet list is marked as the passage writes it ("include: - Allergies - …"),
+        # the record holds it joined ("include: Allergies; …").
+        assert re.findall(r"\w+", card.marked_text())[:6] == re.findall(r"\w+", record["source_sentence"])[:6]
         linked = {int(i) for i in re.findall(r"\(cite:\d+:(\d+)\)", view.answer.text())}
         assert linked and all(records[i]["source"] is not None for i in linked)
 
