@@ -1113,8 +1113,9 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
                                   sources=sources, longest=longest, query=query, answering=answering,
                                   aside=aside, food=food, pairs=pairs, page_words=page_words,
                                   quote_letters=quote_letters, topic_pages=topic_pages)
-    relevance = [float(r) for r in features @ relevance_weights()] if len(pool) else []
-    stems = [set(tokenize(item.text)) - set(tokenize(query)) for item in pool]
+    relevance = [float(r) for r in features @ relevance_weights()]
+    asked = set(tokenize(query))
+    stems = [set(tokenize(item.text)) - asked for item in pool]
     # A unit of two sentences (`pairs`) counts as two towards the limit.
     size = [2 if item.text in pairs else 1 for item in pool]
     index = {item.text: i for i, item in enumerate(pool)}

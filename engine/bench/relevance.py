@@ -91,10 +91,10 @@ def fit(pools: list[tuple[np.ndarray, np.ndarray]], l2: float = L2) -> np.ndarra
     def loss(w):
         total, grad = l2 * w @ w, 2 * l2 * w
         for x, y in used:
-            scores = x @ w
-            p = np.exp(scores - logsumexp(scores))
+            log_p = x @ w - logsumexp(x @ w)
+            p = np.exp(log_p)
             share = y / y.sum()
-            total -= share @ (scores - logsumexp(scores))
+            total -= share @ log_p
             grad -= share @ x - p @ x
         return total, grad
 
@@ -109,8 +109,8 @@ def run(args) -> int:
     from engine.settings import load_settings
 
     passive_openmp_waits()
-    folder = answers.resources_dir() / "eval" / "answers"
-    items = [item for name in args.splits.split(",") if name for item in answers.load_set(folder / f"{name}.jsonl")]
+    sets = answers.team_sets()
+    items = [item for name in args.splits.split(",") if name for item in sets[name]]
     started = time.perf_counter()
     engine = Engine(load_settings())
     try:
