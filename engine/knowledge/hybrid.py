@@ -202,11 +202,12 @@ class HybridRetriever:
         terms: list[str] = []
         if expand and self.expander is not None:
             terms = [t for t in self.expander.expand(query) if t and t.strip()]
-        if not terms:
-            return query, query
         joined = " ".join(terms)
-        bm25_text = f"{query} {joined}"
+        bm25_text = f"{query} {joined}".strip()
         if _mostly_hangul(query):
+            # The embedder reads English: Korean words it would match only by chance (rare-disease
+            # pages for "눈에 락스가 튀었어요"), so it is given the Latin words and English terms
+            # alone, and nothing when there are none.
             latin = " ".join(w for w in query.split() if not _mostly_hangul(w))
             return bm25_text, f"{latin} {joined}".strip()
         return bm25_text, bm25_text
@@ -355,7 +356,7 @@ class HybridRetriever:
         t0 = time.perf_counter()
         bm25_query, dense_query = self.prepare(query, profile=profile, expand=expand)
         want_bm25 = mode in ("bm25", "hybrid") and self.use_bm25 and self.kb.size > 0
-        want_dense = mode in ("dense", "hybrid") and self.use_dense and self.kb.size > 0
+        want_dense = mode in ("dense", "hybrid") and self.use_dense and self.kb.size > 0 and bool(dense_query)
         n = max(self.candidates, k * 4)
         timings: dict[str, float] = {}
         future = self._pool.submit(self._dense_hits, dense_query, n) if want_dense else None
@@ -370,7 +371,9 @@ class HybridRetriever:
         if future is not None:
             hits["dense"], timings["embed_ms"] = future.result()
             lists["dense"], best["dense"] = self._collapse(hits["dense"])
-        if len(lists) == 1:
+        if not lists:
+            doc_ids, chunk_ids, scores, ranks = [], [], [], []
+        elif len(lists) == 1:
             name = next(iter(lists))
             doc_ids = lists[name][:k]
             chunk_ids = [best[name][d][0] for d in doc_ids]

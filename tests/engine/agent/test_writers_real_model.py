@@ -12,10 +12,14 @@ from engine.events import Done, Token
 QUESTION = "What are the symptoms of low blood sugar?"
 
 
-def _engine(fixture_kb, minilm, writer: str, support_check: bool = True):
+def _engine(fixture_kb, minilm, writer: str, support_check: bool = True, pack=None):
+    """An engine over the fixture index; with `pack`, Korean questions are translated by its concepts
+    (the English embedder is not given Hangul it cannot read)."""
     from engine.agent.wiring import KnowledgeService
+    from engine.clinical import PackConceptFinder
     from engine.facade import Engine
     from engine.knowledge import HybridRetriever
+    from engine.knowledge.translation import QueryTranslator
     from engine.settings import Settings
 
     settings = Settings()
@@ -23,7 +27,9 @@ def _engine(fixture_kb, minilm, writer: str, support_check: bool = True):
         "answer": settings.answer.model_copy(update={"writer": writer, "support_check": support_check}),
         "llm": settings.llm.model_copy(update={"max_answer_tokens": 48}),
         "features": settings.features.model_copy(update={"response_cache": False, "self_refine": False})})
-    return Engine(settings, knowledge=KnowledgeService(HybridRetriever(fixture_kb)), embedder=minilm)
+    translator = QueryTranslator(PackConceptFinder(pack)) if pack is not None else None
+    retriever = HybridRetriever(fixture_kb, translator=translator)
+    return Engine(settings, knowledge=KnowledgeService(retriever), embedder=minilm)
 
 
 def _ask(engine, text: str) -> tuple[str, dict]:
@@ -98,7 +104,7 @@ def test_composer_with_a_model_lead_keeps_the_lead_only_when_supported(fixture_k
 
 @pytest.mark.real_model
 def test_korean_question_is_answered_in_korean_with_quoted_english_evidence(fixture_kb, minilm, clinical_pack):
-    engine = _engine(fixture_kb, minilm, "auto")
+    engine = _engine(fixture_kb, minilm, "auto", pack=clinical_pack)
     try:
         _, result = _ask(engine, "저혈당 증상이 뭐예요?")
     finally:

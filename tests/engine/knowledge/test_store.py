@@ -210,6 +210,17 @@ def test_expander_terms_reach_both_retrievers(tmp_path):
     assert expanded.search("편두통이 심해요", k=1)[0].doc_id == "d/2"
 
 
+def test_korean_words_without_english_are_not_embedded(tmp_path):
+    """The English embedder would match unrecognised Hangul by chance: such a query is not
+    searched densely at all, and its Latin words are."""
+    kb = make_kb(tmp_path).open()
+    retriever = HybridRetriever(kb)
+    assert retriever.prepare("눈에 락스가 튀었어요") == ("눈에 락스가 튀었어요", "")
+    assert retriever.prepare("MRI 검사가 무서워요")[1] == "MRI"
+    assert retriever.rank("눈에 락스가 튀었어요", mode="dense").doc_ids == []
+    assert retriever.rank("눈에 락스가 튀었어요").doc_ids == []
+
+
 def _minimal_pdf(text: str) -> bytes:
     """A one-page PDF with `text` in Helvetica (no PDF library needed to write it)."""
     stream = f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET".encode()
