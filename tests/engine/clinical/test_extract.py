@@ -146,6 +146,26 @@ def test_consumer_health_topics_have_korean_names(clinical_pack, text, name):
     assert name in names(extract(text)["conditions"])
 
 
+@pytest.mark.parametrize("text, slot, name", [
+    ("유리 조각에 베였는데 피가 멈추지 않아요.", "conditions", "cuts and puncture wounds"),
+    ("유리 조각에 베였는데 피가 멈추지 않아요.", "symptoms", "bleeding"),
+    ("아들이 동전 건전지를 삼킨 것 같아요.", "conditions", "button batteries"),
+    ("청소하다가 표백제가 눈에 들어갔어요.", "conditions", "eye emergencies"),
+    ("아기가 캡슐 세제를 입에 넣었어요.", "conditions", "detergent poisoning"),
+    ("축구하다 이가 부러졌어요.", "conditions", "broken or knocked out tooth"),
+    ("고혈압 약을 먹는데 자몽을 먹어도 되나요?", "medications", "grapefruit"),
+])
+def test_everyday_accidents_products_and_foods_have_korean_names(clinical_pack, text, slot, name):
+    assert name in names(extract(text)[slot])
+
+
+@pytest.mark.parametrize("text", ["유산소 운동을 해요.", "눈에 이물감이 있어요."])
+def test_a_longer_everyday_word_wins_over_the_condition_inside_it(clinical_pack, text):
+    """유산소 holds 유산 (miscarriage); 눈에 이물감 is not trouble swallowing."""
+    slots = extract(text)
+    assert "miscarriage" not in names(slots["conditions"]) and "dysphagia" not in names(slots["symptoms"])
+
+
 @pytest.mark.parametrize("text", ["진드기에 물렸어요. 어떻게 해야 하나요?", "I was bitten by a tick.", "A tick bite on my leg."])
 def test_a_tick_bite_is_a_tick_bite_not_any_insect_bite(clinical_pack, text):
     """Its own page says how to remove the tick and which diseases follow; an insect-bite page does not."""
