@@ -346,6 +346,12 @@ _PRONOUN_SUBJECT = re.compile(r"^(?:(?:however|but|also|and|so|or|yet|then|other
 # So does one that names "these types of anemia" anywhere ("Dietary changes or supplements can
 # prevent these types of anemia from occurring again").
 _BACK_REFERENCE = re.compile(r"\b(?:these|those|such|both) (?:types?|kinds?|forms?|sorts?) of\b", re.I)
+# And so does one whose subject is "the infection", "the condition" …: which one, only the sentence
+# before says ("Rarely, the infection may be caused by a fungus" is about swimmer's ear, not about
+# the middle-ear infection a child gets).
+_DEFINITE_SUBJECT = re.compile(r"^(?:(?:rarely|occasionally|sometimes|often|usually|in (?:rare|some|most) cases|however|"
+                               r"but|also|in addition),?\s+)?the (?:infection|condition|disease|disorder|illness|"
+                               r"syndrome|problem|injury)\b", re.I)
 # A list item that names a group of people without saying anything of them ("People who have
 # weak immune systems as a result of diseases or other factors.", under "Pneumonia tends to be
 # more serious for:") reads as a claim it does not make once out of its list. The group is a
@@ -365,10 +371,11 @@ _ANNOUNCED_LIST = re.compile(r"^(?:these|they|the following)\s+(?:are|include)\b
 
 def leans_on_the_sentence_before(text: str) -> bool:
     """The sentence names what it speaks of only with the sentence before it (`_PRONOUN_SUBJECT`,
-    `_BACK_REFERENCE`); one that announces a list it gives ("These are warning signs of a stroke:
+    `_BACK_REFERENCE`, `_DEFINITE_SUBJECT`); one that announces a list it gives ("These are warning signs of a stroke:
     …") does not."""
     text = text.strip()
-    return bool(_PRONOUN_SUBJECT.match(text) or _BACK_REFERENCE.search(text)) and not _ANNOUNCED_LIST.match(text)
+    return (bool(_PRONOUN_SUBJECT.match(text) or _BACK_REFERENCE.search(text) or _DEFINITE_SUBJECT.match(text))
+            and not _ANNOUNCED_LIST.match(text))
 
 
 _JUNK = re.compile(r"https?://|www\.|\b1-800\b|^(see|source|for more|learn more|read more|call \d)"

@@ -1109,6 +1109,21 @@ def test_a_pronoun_after_or_leans_on_the_sentence_before():
     assert not leans_on_the_sentence_before("Or a doctor may order a chest x ray.")
 
 
+def test_the_infection_or_the_condition_leans_on_the_sentence_before():
+    """Which infection "the infection" is, only its passage says: out of it, a swimmer's ear fact
+    reads as one about a child's middle-ear infection."""
+    from engine.agent.composer import leans_on_the_sentence_before, pronoun_pairs
+    from engine.agent.support import Evidence
+
+    assert leans_on_the_sentence_before("Rarely, the infection may be caused by a fungus.")
+    assert leans_on_the_sentence_before("The condition is inherited in an autosomal dominant pattern.")
+    assert not leans_on_the_sentence_before("Infection of the middle ear is common in children.")
+    assert not leans_on_the_sentence_before("The conditions listed below are common.")
+    before = Evidence("5", "Swimmer's ear is an infection of the outer ear canal.", 3)
+    after = Evidence("5", "Rarely, the infection may be caused by a fungus.", 4)
+    assert list(pronoun_pairs([before, after]).values()) == [(before, after)]
+
+
 def test_a_rare_disease_symptom_table_is_not_quoted():
     from engine.agent.composer import candidates
     from engine.agent.support import Evidence
