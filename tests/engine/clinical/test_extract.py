@@ -153,10 +153,16 @@ def test_consumer_health_topics_have_korean_names(clinical_pack, text, name):
     ("청소하다가 표백제가 눈에 들어갔어요.", "conditions", "eye emergencies"),
     ("아기가 캡슐 세제를 입에 넣었어요.", "conditions", "detergent poisoning"),
     ("축구하다 이가 부러졌어요.", "conditions", "broken or knocked out tooth"),
-    ("고혈압 약을 먹는데 자몽을 먹어도 되나요?", "medications", "grapefruit"),
 ])
 def test_everyday_accidents_products_and_foods_have_korean_names(clinical_pack, text, slot, name):
     assert name in names(extract(text)[slot])
+
+
+@pytest.mark.parametrize("text", ["자몽 주스를 마셔도 되나요?", "애주가예요.", "스트레스를 받으면 커피를 마셔요.",
+                                  "Can I drink grapefruit juice?", "I drink alcohol and coffee."])
+def test_foods_drinks_and_habits_are_not_conditions_or_medicines(clinical_pack, text):
+    slots = extract(text)
+    assert not (slots["conditions"] or slots["medications"] or slots["symptoms"])
 
 
 @pytest.mark.parametrize("text", ["유산소 운동을 해요.", "눈에 이물감이 있어요."])
