@@ -91,7 +91,8 @@ def fit(pools: list[tuple[np.ndarray, np.ndarray]], l2: float = L2) -> np.ndarra
     def loss(w):
         total, grad = l2 * w @ w, 2 * l2 * w
         for x, y in used:
-            log_p = x @ w - logsumexp(x @ w)
+            scores = x @ w
+            log_p = scores - logsumexp(scores)
             p = np.exp(log_p)
             share = y / y.sum()
             total -= share @ log_p
