@@ -56,9 +56,14 @@ def widget_texts(widget: QWidget) -> dict:
 
 
 def describe(widget: QWidget) -> dict:
+    """One widget: its texts, its whole rectangle and the part of it on screen ("shown": what
+    its scroll area and parents leave visible, empty when scrolled out), in screen coordinates."""
     top_left = widget.mapToGlobal(widget.rect().topLeft())
+    shown = widget.visibleRegion().boundingRect()
+    shown_left = widget.mapToGlobal(shown.topLeft())
     return {"class": type(widget).__name__, "name": widget.objectName(), "enabled": widget.isEnabled(),
             "focus": widget.hasFocus(), "rect": [top_left.x(), top_left.y(), widget.width(), widget.height()],
+            "shown": [shown_left.x(), shown_left.y(), shown.width(), shown.height()],
             **widget_texts(widget)}
 
 

@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -86,8 +87,8 @@ def screenshot_problem(path: Path, text_rects: list[list[int]]) -> str | None:
     if len(colours) <= 20:
         return f"{path.name} looks blank ({len(colours)} colours)"
     for rect in text_rects:
-        # A widget scrolled mostly out of the view (a question above a long answer) shows too little
-        # of itself to judge; the widgets on screen are checked.
+        # Each rectangle is the part of a widget on screen; one scrolled (mostly) out of the view, a
+        # question above a long answer, shows too little of itself to judge.
         if visible_height(image, rect) < MIN_VISIBLE_PX:
             continue
         if dark_share(image, rect) <= 0.005:
@@ -100,14 +101,16 @@ def visible_height(image: QImage, rect: list[int]) -> int:
     return max(0, min(image.height(), y0 + height) - max(0, y0))
 
 
-def photograph(app: AppProcess, name: str, text_rects: list[list[int]] = ()) -> Path:
-    """A screenshot checked for content; retaken (up to 3 times, a second apart) when the
-    window has not painted yet: while the warm-up imports torch or MedCAT, a repaint can
-    wait for Python's GIL."""
+def photograph(app: AppProcess, name: str, with_text: Callable[[], list[dict]] = list) -> Path:
+    """A screenshot checked for content: the widgets `with_text` finds (read from the window
+    dump again after each shot, so a scroll between the two cannot stale their place) must show
+    text where they are on screen. Retaken (up to 3 times, a second apart) when the window has
+    not painted yet: while the warm-up imports torch or MedCAT, a repaint can wait for Python's
+    GIL."""
     problem = None
     for attempt in range(RETAKES + 1):
         path = app.screenshot(name if attempt == 0 else f"{name}-retake{attempt}")
-        problem = screenshot_problem(path, list(text_rects))
+        problem = screenshot_problem(path, [widget["shown"] for widget in with_text()])
         if problem is None:
             return path
         time.sleep(1.0)
@@ -199,7 +202,7 @@ def test_first_run_questions_stop_lock_export_and_restart(e2e_home, xserver):
         app.wait(lambda d: (app.find("confirmPassphrase", dump=d) or {}).get("length") == len(PASSPHRASE), 10,
                  "the repeated passphrase")
         assert app.find("strengthLabel")["text"]
-        photograph(app, "create-store", [app.find("unlockTitle")["rect"]])
+        photograph(app, "create-store", lambda: [app.find("unlockTitle")])
         app.key("Return")
         app.wait_widget("workspace", 60)
 
@@ -223,15 +226,14 @@ def test_first_run_questions_stop_lock_export_and_restart(e2e_home, xserver):
         assert answer["text"].strip(), "an empty answer"
         sessions = app.find("sessionList")
         assert sessions["items"][0].split("\n")[0] == ENGLISH_QUESTION, "the conversation is titled by its question"
-        photograph(app, "english-answer", [app.find("question")["rect"], answer["rect"]])
+        photograph(app, "english-answer", lambda: [app.find("question"), app.find("answer")])
 
         # -- Korean question, typed as committed Hangul ------------------------------------------
         ask(app, KOREAN_QUESTION)
         wait_answered(app, 2)
         assert texts(app, "question")[-1] == KOREAN_QUESTION
         assert texts(app, "answer")[-1].strip()
-        korean = app.find_all("question")[-1]
-        photograph(app, "korean-answer", [korean["rect"], app.find_all("answer")[-1]["rect"]])
+        photograph(app, "korean-answer", lambda: [app.find_all("question")[-1], app.find_all("answer")[-1]])
 
         # -- lock: nothing of the patient on screen; wrong, then right passphrase ----------------
         app.focus_window(app.window("mainWindow"))
@@ -252,7 +254,7 @@ def test_first_run_questions_stop_lock_export_and_restart(e2e_home, xserver):
         app.wait(lambda d: texts(app, "question", d) == [ENGLISH_QUESTION, KOREAN_QUESTION], 60,
                  "the conversation open at lock")
         assert app.find("chatHeader")["text"] == f"Patient: {PATIENT}"
-        photograph(app, "unlocked-back", [app.find("chatHeader")["rect"]])
+        photograph(app, "unlocked-back", lambda: [app.find("chatHeader")])
 
         # -- export through the save dialog, which opens in Documents ----------------------------
         export_button = app.find(cls="QToolButton", text="Export conversation")
@@ -300,8 +302,7 @@ def test_first_run_questions_stop_lock_export_and_restart(e2e_home, xserver):
                  "the conversation after a restart")
         assert app.find("chatHeader")["text"] == f"환자: {PATIENT}"
         assert app.find("sessionList")["items"][0].split("\n")[0] == ENGLISH_QUESTION
-        korean = app.find_all("question")[1]
-        photograph(app, "restart-korean-ui", [korean["rect"], app.find("chatHeader")["rect"]])
+        photograph(app, "restart-korean-ui", lambda: [app.find_all("question")[1], app.find("chatHeader")])
 
         # -- Stop during a streaming answer (its progress line with the speed and time left) -----
         # In a new conversation: the model echoes the style of earlier answers in the history.
@@ -313,7 +314,7 @@ def test_first_run_questions_stop_lock_export_and_restart(e2e_home, xserver):
         app.wait(lambda d: "초당" in texts(app, "turnStatus", d)[-1], TURN_TIMEOUT, "streaming")
         streaming = app.find_all("turnStatus")[-1]
         assert "남은 시간 최대 약" in streaming["text"], streaming["text"]
-        photograph(app, "streaming-progress", [streaming["rect"]])
+        photograph(app, "streaming-progress", lambda: [app.find_all("turnStatus")[-1]])
         app.click(app.find("stopButton"))
         wait_answered(app, 1)
         assert texts(app, "turnStatus")[-1] == "중지됨."
