@@ -1341,9 +1341,11 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
                      else texts["not_together"].format(name=topic) if not_together and topic
                      else texts["unrecognised"] if unrecognised else texts["nothing"])
     lead = Support(lead_text, kind=NOTICE)
-    closing = Support(texts["disclaimer"], kind=NOTICE)
+    # "General information from the cited sources" closes an answer that cites some; a declined one
+    # says itself whom to ask.
+    closing = Support(texts["disclaimer"], kind=NOTICE) if sourced else None
     decisions.append(f"compose: {len(sourced)} sentences selected (MMR λ={MMR_LAMBDA})")
-    sentences = [*frame_top, lead, *sourced, closing]
+    sentences = [*frame_top, lead, *sourced, *([closing] if closing else [])]
     return Composition(render_composition(frame_top, lead, sourced, closing, language, reading,
                                           gist=gist, unquoted=unquoted), sentences,
                        kind, query, decisions)
@@ -1436,7 +1438,7 @@ def glance_line(backed: Sequence[Support], reading: Reading, lead_text: str) -> 
     return framing.korean_gist(on_kind, reading.kind, lead_text)
 
 
-def render_composition(frame_top: Sequence[Support], lead: Support, sourced: Sequence[Support], closing: Support,
+def render_composition(frame_top: Sequence[Support], lead: Support, sourced: Sequence[Support], closing: Support | None,
                        language: str, reading: Reading = Reading(), gist: str | None = None,
                        unquoted: str = "") -> str:
     """The answer text. A Korean answer's `gist` is its glance line, made once by `compose`
@@ -1464,5 +1466,6 @@ def render_composition(frame_top: Sequence[Support], lead: Support, sourced: Seq
     else:
         body = " ".join(f"{item.text} [{item.source}]" for item in sourced)
         blocks.append(f"{lead.text}\n{body}" if body else lead.text)
-    blocks.append(closing.text)
+    if closing is not None:
+        blocks.append(closing.text)
     return "\n\n".join(blocks)

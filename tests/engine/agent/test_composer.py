@@ -1179,6 +1179,9 @@ def test_a_korean_question_with_no_recognised_term_quotes_nothing(minilm):
     assert not [s for s in composition.sentences if s.kind == "sourced"]
     assert composition.text.startswith(texts("ko")["unrecognised"])
     assert any("no medical term" in d for d in composition.decisions)
+    # Nothing is cited, so the answer does not close as "general information from the cited sources".
+    assert texts("ko")["disclaimer"] not in composition.text
+    assert [s.kind for s in composition.sentences] == ["notice"]
 
 
 def test_a_poor_diet_as_a_cause_does_not_answer_what_to_eat():
