@@ -147,7 +147,8 @@ _MEANS_CUES = {
                  r"|\bCT\b|\bendoscop|\bcolonoscop|\belectrocardiogra|\bECG\b|\bEKG\b|\bdoppler\b|\bsamples?\b",
     "treatment": r"\btherap|\bmedicine|\bmedication|\bsurgery|\bdrugs?\b|\bprescri|\binhaler|\bantibiotic|\binsulin"
                  r"|\bover-the-counter\b|\bointments?\b|\bcreams?\b|\b(?:eye|ear|nose|nasal) drops\b"
-                 r"|\bhormone|\bdrink (?:lots|plenty|more|extra)\b|\bapply(?:ing)? (?:ice|heat|an? (?:cold|warm|ice))\b"
+                 r"|\bhormone|\bdrink(?:ing)? (?:lots|plenty|more|extra)\b|\blozenges?\b|\bgargl|\brelieves?\b|\bsoothes?\b"
+                 r"|\bease[sd]? (?:the |your )?(?:pain|symptoms|discomfort|itch)|\bapply(?:ing)? (?:ice|heat|an? (?:cold|warm|ice))\b"
                  r"|\bice packs?\b|\blifestyle changes?\b|\bcalori|\bphysical(?:ly)? activ|\bexercis|" + _REST,
     "prevention": r"\bavoid|" + _LOWERS_RISK.pattern + r"|\bprotect(s|ing)? (you|your|against|them|children|people)\b"
                   r"|\bvaccin|\bflu shot|" + _HEALTHY_HABIT + r"|\bexercise|\bquit",
@@ -297,12 +298,13 @@ _STATED_SUBJECT = re.compile(r"^(?:\w+\s+){0,3}?(causes?|risk factors?|symptoms?
 _SUBJECTS = {"cause": "causes", "risk factor": "causes", "symptom": "symptoms", "sign": "symptoms",
              "side effect": "side_effects", "treatment": "treatment", "complication": "complications"}
 # A list that says it is of another kind answers something else: "Symptoms of menopause include …"
-# is no treatment of hot flashes, "Treatment may include medicines …" no prevention, "Heredity can cause
+# is no treatment of hot flashes nor what to do for them, "Treatment may include medicines …" no prevention, "Heredity can cause
 # hearing loss" no test for it. Symptoms still serve a diagnosis, and risk factors a prevention. What a
 # condition leads to ("The complications of benign prostatic hyperplasia may include: acute urinary
 # retention …") is none of these kinds.
 _LISTS_ANOTHER_KIND = {kind: others | {"complications"} for kind, others in {
-    "treatment": {"symptoms", "causes"}, "prevention": {"symptoms", "treatment"}, "causes": {"symptoms", "treatment"},
+    "treatment": {"symptoms", "causes"}, "what_to_do": {"symptoms", "causes"},
+    "prevention": {"symptoms", "treatment"}, "causes": {"symptoms", "treatment"},
     "symptoms": {"treatment", "causes"}, "diagnosis": {"treatment", "causes"}}.items()}
 
 
@@ -1108,8 +1110,10 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
            quote_letters: int = 0, topic_pages: set[int] = frozenset()) -> list[tuple[Evidence, float]]:
     """MMR over the pool: relevance (`relevance_features` weighed by RELEVANCE_WEIGHTS)
     against redundancy with what is already chosen; a restatement of a chosen sentence
-    (`LEXICAL_DUPLICATE`) is never chosen. For a question about what to eat (`food`), a
-    sentence about foods speaks to the asked kind. With `complete_pairs` (an English answer, where
+    (`LEXICAL_DUPLICATE`) is never chosen, nor a list that says it is of another kind
+    (`lists_another_kind`: "Symptoms include pain, swelling …" tells no one what to do for a
+    sprain). For a question about what to eat (`food`), a sentence about foods speaks to the
+    asked kind. With `complete_pairs` (an English answer, where
     quotes are not rationed by the Korean share), a definition's sentence chosen alone is quoted
     with its pronoun follower instead when the pair is nearly as relevant (`PAIR_MARGIN`) and the
     follower says more (`_says_more`): "Conjunctivitis is the medical name for pink eye." alone
@@ -1121,6 +1125,7 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
                                   aside=aside, food=food, pairs=pairs, page_words=page_words,
                                   quote_letters=quote_letters, topic_pages=topic_pages)
     relevance = [float(r) for r in features @ relevance_weights()]
+    other_list = [lists_another_kind(item.text, kind) for item in pool]
     asked = set(tokenize(query))
     stems = [set(tokenize(item.text)) - asked for item in pool]
     # A unit of two sentences (`pairs`) counts as two towards the limit.
@@ -1133,7 +1138,7 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
         best, best_score = None, -1e9
         room = limit - sentences
         for i, rel in enumerate(relevance):
-            if i in chosen or size[i] > room:
+            if i in chosen or size[i] > room or other_list[i]:
                 continue
             redundancy = max((float(vectors[i] @ vectors[j]) for j in chosen), default=0.0)
             score = MMR_LAMBDA * rel - (1 - MMR_LAMBDA) * redundancy

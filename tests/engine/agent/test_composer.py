@@ -545,6 +545,26 @@ def test_a_sentence_about_another_kind_is_less_relevant(minilm, monkeypatch):
     assert penalised[0] == pytest.approx(plain[0] + weight) and penalised[1] == pytest.approx(plain[1])
 
 
+def test_a_list_of_another_kind_is_never_chosen(minilm):
+    """What to do for a sprain: the page's list of symptoms is not quoted, however similar."""
+    from engine.agent.composer import candidates, select
+    from engine.agent.support import evidence_from
+
+    page = Passage("sprains", "Symptoms include pain, swelling, bruising, and being unable to move your joint. "
+                   "At first, treatment usually involves resting the injured area, icing it, and wearing a bandage.",
+                   title="What is (are) Sprains and Strains ?")
+    checker = SupportChecker(minilm)
+    pool = candidates(evidence_from([page]))
+    question = "What should I do for a sprained ankle?"
+    vectors, query_vector = checker.vectors([e.text for e in pool]), checker.vectors([question])[0]
+    chosen = select(query_vector, pool, vectors, kind="what_to_do", topic_terms=["sprain"], sources=1,
+                    limit=len(pool), query=question)
+    assert [e.text[:10] for e, _ in chosen] == ["At first, "]
+    asked_symptoms = select(query_vector, pool, vectors, kind="symptoms", topic_terms=["sprain"], sources=1,
+                            limit=len(pool), query="What are the symptoms of a sprain?")
+    assert any(e.text.startswith("Symptoms include") for e, _ in asked_symptoms)
+
+
 def test_the_main_cause_is_more_relevant(minilm, monkeypatch):
     """"The most common cause is heavy alcohol use" names pancreatitis' main cause without its name."""
     from engine.agent import composer
@@ -678,7 +698,7 @@ def test_a_sentence_about_the_page_is_not_quoted():
 
 
 def test_a_quote_is_labelled_by_its_purpose_the_asked_kind_and_whether_a_medicine_was_asked_about():
-    from engine.agent.composer import facet
+    from engine.agent.composer import facet, names_the_means
 
     assert facet("To treat a spider bite: Wash the area well with soap and water; Take over-the-counter pain "
                  "medicine, if needed.") == "treatment"
@@ -708,6 +728,12 @@ def test_a_quote_is_labelled_by_its_purpose_the_asked_kind_and_whether_a_medicin
     # A healthy diet is a means of prevention; a child who appears healthy is none.
     assert facet("Eat a healthy diet and stay active.", "prevention") == "prevention"
     assert facet("Infants who are affected generally appear healthy before the incident.", "prevention") != "prevention"
+    # Home measures that ease a symptom treat it; the pain they ease does not make them a symptom.
+    lozenges = "Sucking on lozenges, drinking lots of liquids, and gargling may ease the pain."
+    assert facet(lozenges, "treatment") == "treatment"
+    assert names_the_means(lozenges, "treatment")
+    assert names_the_means("Decongestants help clear a runny nose and relieve postnasal drip.", "treatment")
+    assert not names_the_means("Often, colds and flu cause sore throats.", "treatment")
 
 
 
@@ -1476,6 +1502,9 @@ def test_a_resource_s_list_of_pages_a_note_on_resources_and_a_polite_pointer_are
     ("Treatments for hives include antihistamines.", "treatment", False),
     ("Causes of hearing loss include noise and aging.", "diagnosis", True),  # no test among them
     ("Causes of hives include insect bites and medicines.", "treatment", True),
+    # What to do for a sprain is no list of its symptoms or causes.
+    ("Symptoms include pain, swelling, bruising, and being unable to move your joint.", "what_to_do", True),
+    ("Causes include falling and twisting.", "what_to_do", True),
     ("The complications of benign prostatic hyperplasia may include: acute urinary retention; blood in the urine.",
      "symptoms", True),
 ])
