@@ -1342,7 +1342,9 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
         lead_text = framing.off_kind_lead(kind, topic, language)
         decisions.append(f"compose: no quoted sentence speaks to the asked kind ({kind}); the lead says so")
     if not sourced:
-        lead_text = (texts["no_medicine_page"].format(name=topic) if no_medicine_page and topic
+        # No page of the medicine: the refusal names the medicine, not the fever it is taken for.
+        medicine_name = framing.topic_name({"medications": _medicines(slots)}, language) or topic
+        lead_text = (texts["no_medicine_page"].format(name=medicine_name) if no_medicine_page and medicine_name
                      else texts["not_together"].format(name=topic) if not_together and topic
                      else texts["unrecognised"] if unrecognised else texts["nothing"])
     lead = Support(lead_text, kind=NOTICE)

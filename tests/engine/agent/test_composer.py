@@ -415,6 +415,8 @@ def test_a_medicine_answer_quotes_no_other_medicine(minilm, clinical_pack):
 @pytest.mark.parametrize("question, language, notice", [
     ("Does cetirizine have side effects?", "en", "The knowledge base has nothing about cetirizine to quote"),
     ("세티리진 부작용이 있나요?", "ko", "지식 베이스에 세티리진에 관해 인용할 내용이 없어"),
+    # The medicine is named, not the fever it is for (there may well be pages on fever).
+    ("아이가 열이 39도예요. 해열제는 얼마나 먹여야 하나요?", "ko", "지식 베이스에 해열제에 관해 인용할 내용이 없어"),
 ])
 def test_a_medicine_without_a_page_is_named_in_the_refusal(minilm, clinical_pack, question, language, notice):
     from engine.agent.writer import concept_reader
