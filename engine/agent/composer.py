@@ -1183,14 +1183,20 @@ def _overlap(a: set, b: set) -> float:
     return len(a & b) / min(len(a), len(b)) if a and b else 0.0
 
 
-def reading_order(selected: Sequence[Evidence], reading: Reading) -> list[Evidence]:
+def reading_order(selected: Sequence[Evidence], reading: Reading, topic_terms: Sequence[str] = ()) -> list[Evidence]:
     """The asked kind's sentences first (a definition question starts with what it is), then
-    the other facets in reading order; passage rank and position inside a facet."""
+    the other facets in reading order; passage rank and position inside a facet. A definition
+    question's answer opens with the sentences that name its topic (`topic_terms`): "Common
+    locations for aneurysms are the aorta …", from a page on high blood pressure, reads like a
+    definition too, but not of what was asked."""
     order = {name: i for i, name in enumerate(READING_ORDER)}
+    terms = [term for term in topic_terms if term]
 
     def key(item: Evidence):
         name = reading.facet(item.text)
-        return (0 if name == reading.kind else 1, order[name], item.source, item.position)
+        lowered = item.text.lower()
+        unnamed = reading.kind == "definition" and name == "definition" and not any(t in lowered for t in terms)
+        return (0 if name == reading.kind else 1, unnamed, order[name], item.source, item.position)
 
     return sorted(selected, key=key)
 
@@ -1335,7 +1341,9 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
             decisions.append(f"compose: {len(backed)} of {len(every)} sentences quoted, so that the Korean answer "
                              f"stays at least {KO_MIN_HANGUL:.0%} Korean")
             unquoted = unquoted_line(named, backed, f"{lead_text} {gist}")
-    order = {id(e): i for i, e in enumerate(in_pairs(reading_order([e for e, _ in backed], reading), follows))}
+    named_terms = [f.lower() for f in focus] or topic_words(slots)
+    order = {id(e): i for i, e in enumerate(in_pairs(reading_order([e for e, _ in backed], reading, named_terms),
+                                                     follows))}
     sourced = [s for e, s in sorted(backed, key=lambda pair: order[id(pair[0])])]
     if sourced and kind in framing.KIND_PHRASES_EN and not any(
             reading.facet(s.source_sentence or s.text) in ANSWERING_FACETS.get(kind, {kind}) for s in sourced):

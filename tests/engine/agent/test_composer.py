@@ -755,6 +755,22 @@ def test_a_list_of_complications_is_labelled_ordered_and_shown_as_other_in_both_
                                         closing, "ko", reading)
     assert any(line.startswith("- 참고") and "complications" in line for line in shown.splitlines())
 
+def test_a_definition_answer_opens_with_what_the_topic_is():
+    from engine.agent import composer
+    from engine.agent.support import Evidence
+
+    aneurysms = Evidence(1, "Common locations for aneurysms are the aorta and the arteries in your brain.", 9)
+    defined = Evidence(2, "High blood pressure is a common disease in which blood flows at higher than normal pressures.", 0)
+    reading = composer.Reading("definition")
+    assert composer.facet(aneurysms.text, "definition") == composer.facet(defined.text, "definition") == "definition"
+    assert composer.reading_order([aneurysms, defined], reading) == [aneurysms, defined]  # passage rank alone
+    ordered = composer.reading_order([aneurysms, defined], reading, ["hypertension", "high blood pressure"])
+    assert ordered == [defined, aneurysms]
+    # Other kinds keep passage rank and position.
+    treatment = composer.Reading("treatment")
+    assert composer.reading_order([aneurysms, defined], treatment, ["high blood pressure"]) == [aneurysms, defined]
+
+
 def test_the_page_that_answers_the_asked_kind_is_read_even_when_ranked_after_the_first_five():
     from engine.agent.composer import Topic, passages_used
     from engine.passage import Passage
