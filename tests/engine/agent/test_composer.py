@@ -20,6 +20,16 @@ HYPO_FIRST = [DOCS[1], DOCS[0], DOCS[2], DOCS[7]]
 CITED = re.compile(r"\[(\d)\]")
 
 
+def scored_pool(minilm, page, question: str):
+    """One page's candidate sentences, their vectors and the question's, as `select` takes them."""
+    from engine.agent.composer import candidates
+    from engine.agent.support import evidence_from
+
+    checker = SupportChecker(minilm)
+    pool = candidates(evidence_from([page]))
+    return pool, checker.vectors([e.text for e in pool]), checker.vectors([question])[0]
+
+
 @pytest.mark.parametrize("question, kind", [
     ("What is high blood pressure?", "definition"),
     ("What causes gout?", "causes"),
@@ -528,16 +538,13 @@ def test_a_sentence_from_the_topic_s_own_page_is_preferred(minilm, clinical_pack
 def test_a_sentence_about_another_kind_is_less_relevant(minilm, monkeypatch):
     """For a symptoms question a treatment sentence is less relevant than its similarity alone makes it."""
     from engine.agent import composer
-    from engine.agent.composer import candidates, select
-    from engine.agent.support import evidence_from
+    from engine.agent.composer import select
 
     page = Passage("shingles", "Antiviral medicines can treat shingles if they are started early. "
                    "Shingles causes a painful, blistering rash on one side of the body.",
                    title="What is (are) Shingles ?")
-    checker = SupportChecker(minilm)
-    pool = candidates(evidence_from([page]))
     question = "What are the symptoms of shingles?"
-    vectors, query_vector = checker.vectors([e.text for e in pool]), checker.vectors([question])[0]
+    pool, vectors, query_vector = scored_pool(minilm, page, question)
     common = dict(kind="symptoms", topic_terms=["shingles"], sources=1, limit=len(pool), query=question)
     penalised = {e.position: r for e, r in select(query_vector, pool, vectors, **common)}
     weight = composer.RELEVANCE_WEIGHTS["another_kind"]
@@ -549,16 +556,13 @@ def test_a_sentence_about_another_kind_is_less_relevant(minilm, monkeypatch):
 
 def test_a_list_of_another_kind_is_never_chosen(minilm):
     """What to do for a sprain: the page's list of symptoms is not quoted, however similar."""
-    from engine.agent.composer import candidates, select
-    from engine.agent.support import evidence_from
+    from engine.agent.composer import select
 
     page = Passage("sprains", "Symptoms include pain, swelling, bruising, and being unable to move your joint. "
                    "At first, treatment usually involves resting the injured area, icing it, and wearing a bandage.",
                    title="What is (are) Sprains and Strains ?")
-    checker = SupportChecker(minilm)
-    pool = candidates(evidence_from([page]))
     question = "What should I do for a sprained ankle?"
-    vectors, query_vector = checker.vectors([e.text for e in pool]), checker.vectors([question])[0]
+    pool, vectors, query_vector = scored_pool(minilm, page, question)
     chosen = select(query_vector, pool, vectors, kind="what_to_do", topic_terms=["sprain"], sources=1,
                     limit=len(pool), query=question)
     assert [e.text[:10] for e, _ in chosen] == ["At first, "]
@@ -570,15 +574,12 @@ def test_a_list_of_another_kind_is_never_chosen(minilm):
 def test_the_main_cause_is_more_relevant(minilm, monkeypatch):
     """"The most common cause is heavy alcohol use" names pancreatitis' main cause without its name."""
     from engine.agent import composer
-    from engine.agent.composer import candidates, select
-    from engine.agent.support import evidence_from
+    from engine.agent.composer import select
 
     page = Passage("pancreatitis", "Pancreatitis is inflammation of the pancreas. "
                    "The most common cause is heavy alcohol use.", title="What is (are) Pancreatitis ?")
-    checker = SupportChecker(minilm)
-    pool = candidates(evidence_from([page]))
     question = "What causes pancreatitis?"
-    vectors, query_vector = checker.vectors([e.text for e in pool]), checker.vectors([question])[0]
+    pool, vectors, query_vector = scored_pool(minilm, page, question)
     common = dict(kind="causes", topic_terms=["pancreatitis"], sources=1, limit=len(pool), query=question)
     main = {e.position: r for e, r in select(query_vector, pool, vectors, **common)}
     weight = composer.RELEVANCE_WEIGHTS["main_one"]
@@ -922,8 +923,7 @@ def test_which_side_of_a_cause_the_topic_is_on(sentence, role):
 
 
 def test_a_complication_does_not_answer_what_causes_it_nor_a_cause_what_its_symptoms_are(minilm):
-    from engine.agent.composer import candidates, off_side, select
-    from engine.agent.support import evidence_from
+    from engine.agent.composer import off_side, select
 
     assert off_side("Varicose veins can lead to dermatitis, an itchy rash.", "causes", ["varicose veins"])
     assert not off_side("Varicose veins can lead to dermatitis, an itchy rash.", "symptoms", ["varicose veins"])
@@ -936,10 +936,8 @@ def test_a_complication_does_not_answer_what_causes_it_nor_a_cause_what_its_symp
                         ["parkinson disease"])
     page = Passage("veins", "Varicose veins can lead to dermatitis, an itchy rash, and to skin ulcers. "
                    "Weak or damaged valves in the veins can cause varicose veins.", title="Varicose Veins")
-    checker = SupportChecker(minilm)
-    pool = candidates(evidence_from([page]))
     query = "What causes varicose veins?"
-    vectors, query_vector = checker.vectors([e.text for e in pool]), checker.vectors([query])[0]
+    pool, vectors, query_vector = scored_pool(minilm, page, query)
     (first, _), = select(query_vector, pool, vectors, kind="causes", topic_terms=["varicose veins"], sources=1,
                          limit=1, query=query)
     assert first.text.startswith("Weak or damaged valves")
@@ -969,7 +967,7 @@ def test_what_causes_it_is_answered_by_its_causes_not_by_what_it_is_a_sign_of(mi
 
 
 def test_a_korean_answer_weighs_a_long_list_by_the_quote_it_would_show(minilm):
-    from engine.agent.composer import (KO_TIGHTER_LETTERS, LONGEST_KO, RELEVANCE_FEATURES, candidates,
+    from engine.agent.composer import (KO_TIGHTER_LETTERS, LONGEST_KO, RELEVANCE_FEATURES,
                                        relevance_features, relevance_weights, select)
     from engine.agent.support import SupportChecker, evidence_from
 
@@ -977,10 +975,8 @@ def test_a_korean_answer_weighs_a_long_list_by_the_quote_it_would_show(minilm):
              "such as a crib mattress covered with a fitted sheet; keeping soft objects and loose bedding away from "
              "the sleep area; keeping babies from getting too hot.")
     page = Passage("sids", steps, title="Sudden Infant Death Syndrome")
-    checker = SupportChecker(minilm)
-    pool = candidates(evidence_from([page]))
     query = "sudden infant death syndrome prevention"
-    vectors, query_vector = checker.vectors([e.text for e in pool]), checker.vectors([query])[0]
+    pool, vectors, query_vector = scored_pool(minilm, page, query)
     common = dict(kind="prevention", topic_terms=["sudden infant death syndrome"], sources=1, query=query,
                   longest=LONGEST_KO)
     long = RELEVANCE_FEATURES.index("long")
@@ -1381,16 +1377,13 @@ def test_a_sentence_names_the_means_of_a_diagnosis_treatment_or_prevention_or_on
 
 
 def test_a_treatment_answer_prefers_the_treatment_to_a_sentence_that_only_says_the_word(minilm):
-    from engine.agent.composer import candidates, select
-    from engine.agent.support import evidence_from
+    from engine.agent.composer import select
 
     page = Passage("stones", "Kidney stones may be treated by your regular doctor or by a urologist. "
                    "Pain medication and lots of fluids help move the stone along.",
                    title="What are the treatments for Kidney Stones ?")
-    checker = SupportChecker(minilm)
-    pool = candidates(evidence_from([page]))
     query = "How are kidney stones treated?"
-    vectors, query_vector = checker.vectors([e.text for e in pool]), checker.vectors([query])[0]
+    pool, vectors, query_vector = scored_pool(minilm, page, query)
     (first, _), = select(query_vector, pool, vectors, kind="treatment", topic_terms=["kidney stones"], sources=1,
                          limit=1, query=query)
     assert first.text.startswith("Pain medication")
