@@ -7,6 +7,9 @@ is a lay phrase ("머리+아프" = my head hurts): it expands to every particle 
 conjugation listed for the stem in `ko_predicates.tsv`, plus the same forms negated with
 "안" ("머리는 안 아파"); those are recorded so that the match itself reads as negated.
 Terms whose own meaning contains "안" ("잠이 안 와" = insomnia) are plain terms.
+An English term may hold `{my}` where a lay phrase names whose body part or what thing
+("bleach in {my} eye", "stung by {a} bee"): it expands to each
+word of `ENGLISH_DETERMINERS`, so that "bleach in his eye" and "stung by a bee" match as written.
 """
 
 from __future__ import annotations
@@ -23,6 +26,10 @@ SLOTS = ("condition", "symptom", "medication", "allergen")
 IGNORE = "ignore"
 # The lexicon files a pack is built from (the drug-class and rule tables are read at run time).
 PACK_LEXICON_FILES = ("ko_terms.tsv", "en_terms.tsv", "ko_predicates.tsv", "en_blocklist.txt")
+
+# What `{my}` (or `{a}`) in an English term stands for: the words that name whose or which thing.
+ENGLISH_DETERMINERS = ("my", "his", "her", "their", "your", "our", "the", "a", "an")
+_DETERMINER_SLOT = re.compile(r"\{(?:my|a)\}")
 
 # Particles that may sit between a noun and its predicate ("머리가 아파", "열은 없어").
 _PHRASE_PARTICLES = ("", "이", "가", "은", "는", "도")
@@ -91,13 +98,25 @@ def _is_lay_phrase(text: str) -> bool:
     return bool(_LAY_PHRASE.search(text))
 
 
+def expand_determiners(text: str) -> list[str]:
+    """An English term with `{my}`/`{a}` slots as every phrase it stands for (one slot at a time,
+    each taking each of ENGLISH_DETERMINERS); a term without a slot as itself."""
+    match = _DETERMINER_SLOT.search(text)
+    if match is None:
+        return [text]
+    return [phrase for word in ENGLISH_DETERMINERS
+            for phrase in expand_determiners(f"{text[:match.start()]}{word}{text[match.end():]}")]
+
+
 def _terms_from(path: Path, language: str, forms: dict[str, tuple[str, ...]]) -> list[LexiconTerm]:
     terms: list[LexiconTerm] = []
     for surface, english, slot in (row[:3] for row in read_rows(path, 3)):
         if slot not in SLOTS and slot != IGNORE:
             raise ConfigError(f"{path.name}: unknown slot {slot!r} for {surface!r}")
         for position, alternative in enumerate(filter(None, (part.strip() for part in surface.split("|")))):
-            if position == 0 and "+" not in alternative and not _is_lay_phrase(alternative):
+            if language == "en" and _DETERMINER_SLOT.search(alternative):
+                terms.extend(LexiconTerm(text, english, slot, language) for text in expand_determiners(alternative))
+            elif position == 0 and "+" not in alternative and not _is_lay_phrase(alternative):
                 terms.append(LexiconTerm(alternative, english, slot, language, primary=True))
             elif "+" in alternative:
                 noun, _, stem = alternative.partition("+")
