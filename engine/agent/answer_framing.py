@@ -98,6 +98,8 @@ TEXTS = {
                    "so no answer is given; ask a clinician or rephrase the question.",
         "no_medicine_page": "The knowledge base has nothing about {name} to quote, so no answer is given; "
                             "ask a pharmacist or the prescriber about {name}.",
+        "no_topic_page": "The knowledge base has nothing about {name} to quote, so no answer is given; "
+                         "ask a clinician about {name}.",
         "not_together": "The knowledge base has no passage that speaks of {name} together, so no answer is given; "
                         "ask a pharmacist or the prescriber.",
         "unrecognised": "No medical term of this question was recognised, so no source can be matched to it and "
@@ -116,6 +118,8 @@ TEXTS = {
                    "의사와 상의하시거나 질문을 바꿔 다시 물어봐 주세요.",
         "no_medicine_page": "지식 베이스에 {name}에 관해 인용할 내용이 없어 답변을 드리지 않습니다. "
                             "{name}에 대해서는 약사나 처방한 의사에게 물어봐 주세요.",
+        "no_topic_page": "지식 베이스에 {name}에 관해 인용할 내용이 없어 답변을 드리지 않습니다. "
+                         "{name}에 대해서는 의사와 상의해 주세요.",
         "not_together": "지식 베이스에는 {name}에 대해 둘을 함께 다룬 근거 문장이 없어 답변을 드리지 않습니다. "
                         "약사나 처방한 의사에게 물어봐 주세요.",
         "unrecognised": "질문에서 의학 용어를 알아보지 못해 출처와 맞춰 볼 수 없으므로 답변을 드리지 않습니다. "

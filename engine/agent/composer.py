@@ -111,8 +111,13 @@ ASIDE_QTYPES = frozenset({"research", "support groups", "frequency", "genetic ch
 # A sentence from a page about an unrelated topic that does not name the question's own ("CRPS most
 # often affects one of the arms, legs, hands, or feet" for croup's symptoms) answers another question.
 # Unrelated: the page's topic is further than UNRELATED_PAGE (cosine) from every name of the
-# question's; a related page ("Coronary Microvascular Disease" for heart disease) may still answer.
-UNRELATED_PAGE = 0.35
+# question's; a closely related page ("Streptococcal Infections" for strep throat, 0.59) may still
+# answer, a page that only shares a body part does not ("Saline nasal washes" for a nosebleed, 0.37).
+UNRELATED_PAGE = 0.55
+# A question none of whose words the clinical pack links ("I splashed bleach in my eye") has no
+# topic to hold its pages to: a page is kept when its topic is this close (cosine) to the question
+# itself ("Eye Injuries", 0.44; not "Cleaning to prevent the spread of germs", 0.25).
+QUESTION_PAGE = 0.4
 KIND_QTYPES = {"definition": ("information",), "causes": ("causes", "susceptibility"), "symptoms": ("symptoms",),
                "diagnosis": ("exams and tests",), "treatment": ("treatment",), "prevention": ("prevention",),
                "dosage": ("usage",), "side_effects": ("side effects",), "interaction": ("precautions",),
@@ -948,10 +953,11 @@ def about_the_medicine(pool: list[Evidence], documents: Sequence, topic: Topic, 
 
 
 def about_the_topic(pool: list[Evidence], documents: Sequence, topic: Topic, checker: SupportChecker,
-                    names: Sequence[str]) -> tuple[list[Evidence], int]:
+                    names: Sequence[str], closest: float = UNRELATED_PAGE) -> tuple[list[Evidence], int]:
     """The pool without sentences that neither name the topic nor come from a page about it or a
-    related one (`UNRELATED_PAGE` from every one of `names`), unless fewer than MIN_SENTENCES would
-    be left. Returns the pool and how many sentences were left out."""
+    related one (`closest` from one of `names`), however few are left: a sentence of an unrelated
+    page ("The water should come out the left nostril." for a nosebleed) is no answer, and an answer
+    with nothing to quote says so. Returns the pool and how many sentences were left out."""
     names = [n for n in names if n]
     if not names or not pool:
         return pool, 0
@@ -959,9 +965,9 @@ def about_the_topic(pool: list[Evidence], documents: Sequence, topic: Topic, che
     pages = sorted(set(focus.values()))
     vectors = checker.vectors([*names, *pages])
     nearest = dict(zip(pages, (vectors[len(names):] @ vectors[:len(names)].T).max(axis=1)))
-    kept = [e for e in pool
-            if float(nearest[focus[e.source]]) >= UNRELATED_PAGE or is_on_topic(e, documents, topic, checker.concepts)]
-    return (kept, len(pool) - len(kept)) if len(kept) >= MIN_SENTENCES else (pool, 0)
+    kept = [e for e in pool if float(nearest[focus[e.source]]) >= closest
+            or (topic and is_on_topic(e, documents, topic, checker.concepts))]
+    return kept, len(pool) - len(kept)
 
 
 def _qtype(doc) -> str:
@@ -1244,7 +1250,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
         decisions.append(f"compose: a long message; sentences scored against its focus ({len(focus)} concepts) "
                          f"and question kind")
     chosen: list[tuple[Evidence, float]] = []
-    no_medicine_page = not_together = False
+    no_medicine_page = no_topic_page = not_together = False
     medicine = asked.medicine or kind in MEDICINE_KINDS
     food = asks_about_food(question)
     reading = Reading(kind, medicine, food)
@@ -1269,6 +1275,12 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
             if elsewhere:
                 decisions.append(f"compose: {elsewhere} sentences left out: neither they nor their page are about "
                                  f"the question's topic or one related to it")
+                no_topic_page = not pool
+        elif checker.concepts is not None:
+            pool, elsewhere = about_the_topic(pool, documents, asked, checker, [query], closest=QUESTION_PAGE)
+            if elsewhere:
+                decisions.append(f"compose: {elsewhere} sentences left out: no topic of the question was recognised, "
+                                 f"and their page is about something else than the question asks")
         if kind == "definition" and asked and checker.concepts is not None:
             pool, aside_topics = of_the_topic_itself(pool, documents, asked, checker.concepts)
             if aside_topics:
@@ -1353,6 +1365,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
         # No page of the medicine: the refusal names the medicine, not the fever it is taken for.
         medicine_name = framing.topic_name({"medications": _medicines(slots)}, language) or topic
         lead_text = (texts["no_medicine_page"].format(name=medicine_name) if no_medicine_page and medicine_name
+                     else texts["no_topic_page"].format(name=topic) if no_topic_page and topic
                      else texts["not_together"].format(name=topic) if not_together and topic
                      else texts["unrecognised"] if unrecognised else texts["nothing"])
     lead = Support(lead_text, kind=NOTICE)

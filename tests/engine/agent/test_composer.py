@@ -1096,6 +1096,35 @@ def test_a_page_about_an_unrelated_topic_is_not_quoted(minilm):
     assert any("neither they nor their page are about" in d for d in composition.decisions)
 
 
+SALINE_WASH = Passage("saline", "Tilt your head to one side over a sink. The water should come out the left nostril. "
+                      "Gently blow your nose to remove remaining water and mucus. Be sure you only use distilled, "
+                      "boiled, or filtered water.", title="Do you have information about Saline nasal washes")
+CLEANING = Passage("cleaning", "Spray the towels with the bleach solution and wait for 20 minutes. When cleaning up "
+                   "large blood spills, use an approved solution to kill any viruses such as hepatitis.",
+                   title="Do you have information about Cleaning to prevent the spread of germs")
+EYE_INJURIES = Passage("eye", "Chemicals or heat can burn your eyes. With chemicals, the pain may cause you to close "
+                       "your eyes. You should wash out your eye with water right away and get medical help.",
+                       title="What is (are) Eye Injuries ?")
+
+
+def test_an_answer_quotes_no_page_on_another_topic_however_little_is_left(minilm):
+    slots = {"symptoms": [{"name": "nosebleed", "concept_id": "CS:nosebleed"}]}
+    composition = compose(question="My son has a nosebleed. What should I do?", language="en", slots=slots,
+                          documents=[SALINE_WASH], checker=SupportChecker(minilm, lambda text: set()))
+    assert not [s for s in composition.sentences if s.kind == "sourced"]
+    assert composition.text.startswith("The knowledge base has nothing about nosebleed to quote")
+    assert any("neither they nor their page are about" in d for d in composition.decisions)
+
+
+def test_a_question_with_no_recognised_topic_quotes_only_pages_about_what_it_asks(minilm):
+    composition = compose(question="I splashed bleach in my eye what do I do", language="en", slots={},
+                          documents=[CLEANING, EYE_INJURIES], checker=SupportChecker(minilm, lambda text: set()))
+    sourced = " ".join(s.text for s in composition.sentences if s.kind == "sourced")
+    assert "wash out your eye with water" in sourced
+    assert "towels" not in sourced and "blood spills" not in sourced
+    assert any("no topic of the question was recognised" in d for d in composition.decisions)
+
+
 def test_a_korean_answer_quotes_a_pronoun_sentence_with_the_sentence_it_follows(minilm, clinical_pack):
     composition = _croup_answer(minilm, "ko", "크룹 증상이 뭐예요?")
     quotes = [line for line in composition.text.splitlines() if line.startswith("- ") and '"' in line]
