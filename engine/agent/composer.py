@@ -1275,7 +1275,9 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
             if elsewhere:
                 decisions.append(f"compose: {elsewhere} sentences left out: neither they nor their page are about "
                                  f"the question's topic or one related to it")
-                no_topic_page = not pool
+                # Nothing left to quote: the refusal names the medicine or condition asked about.
+                no_medicine_page = not pool and asked.medicine
+                no_topic_page = not pool and not asked.medicine
         elif checker.concepts is not None:
             pool, elsewhere = about_the_topic(pool, documents, asked, checker, [query], closest=QUESTION_PAGE)
             if elsewhere:
