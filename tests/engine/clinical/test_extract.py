@@ -158,6 +158,59 @@ def test_everyday_accidents_products_and_foods_have_korean_names(clinical_pack, 
     assert name in names(extract(text)[slot])
 
 
+@pytest.mark.parametrize("text, slot, name", [
+    ("I burned my hand on a hot pan.", "conditions", "burns"),
+    ("My husband scalded himself with boiling water.", "conditions", "burns"),
+    ("Got stung by a bee at the park.", "conditions", "insect bites and stings"),
+    ("I splashed bleach in my eye while cleaning.", "conditions", "eye emergencies"),
+    ("I think I got something in my eye.", "conditions", "eye - foreign object in"),
+    ("My kid swallowed a coin.", "conditions", "foreign object - inhaled or swallowed"),
+    ("Our toddler swallowed some magnets.", "conditions", "foreign object - inhaled or swallowed"),
+    ("My son swallowed a watch battery.", "conditions", "button batteries"),
+    ("My toddler drank some bleach.", "conditions", "sodium hypochlorite poisoning"),
+    ("My son bit into a tide pod.", "conditions", "detergent poisoning"),
+    ("The baby got into the drain cleaner.", "conditions", "drain cleaner poisoning"),
+    ("My dad drank weed killer.", "conditions", "grass and weed killer poisoning"),
+    ("My kid ate some of my pills.", "conditions", "poisoning"),
+    ("I cut my finger while cooking.", "conditions", "cuts and puncture wounds"),
+    ("My son broke his ankle.", "conditions", "fractures"),
+    ("My daughter knocked out her front tooth.", "conditions", "broken or knocked out tooth"),
+    ("I was bitten by a snake on a hike.", "conditions", "snake bites"),
+    ("A jellyfish stung me at the beach.", "conditions", "jellyfish stings"),
+    ("There's a tick embedded in my son's scalp.", "conditions", "tick bites"),
+    ("My son choked on a grape.", "conditions", "choking"),
+    ("My fingers are frozen after skiing.", "conditions", "frostbite"),
+    ("I got sunburned at the beach.", "conditions", "sunburn"),
+    ("My baby has nappy rash.", "conditions", "diaper rash"),
+    ("I'm lactose intolerant.", "conditions", "lactose intolerance"),
+    ("I can't fall asleep at night.", "conditions", "insomnia"),
+    ("My nose is bleeding and won't stop.", "symptoms", "nosebleed"),
+    ("I almost fainted at work.", "symptoms", "fainting"),
+    ("Grandma slipped and fell in the bathroom.", "symptoms", "falls"),
+    ("My baby is cutting teeth.", "symptoms", "teething"),
+    ("My baby spits up after every feeding.", "symptoms", "spitting up - self-care"),
+    ("I get heartburn after meals and acid coming up.", "symptoms", "heartburn"),
+    ("There is ringing in my ear.", "symptoms", "tinnitus"),
+    ("My nose is stuffy.", "symptoms", "nasal congestion"),
+    ("My foot fell asleep.", "symptoms", "numbness"),
+])
+def test_everyday_english_phrasings_link_their_concepts(clinical_pack, text, slot, name):
+    assert name in names(extract(text)[slot])
+
+
+@pytest.mark.parametrize("text", [
+    "I cut the cake.", "I fell asleep on the couch.", "She burned the toast.", "The dog bit into the bone.",
+    "The sun burned off the morning fog.", "My phone battery died.", "I need to buy bleach for the laundry.",
+    "He broke the leg of the chair.", "I love cooking dinner for my family.", "My boss scolded me.",
+    "The kids splashed in the pool all day.", "He choked under pressure in the final.",
+    "I was stung by her harsh comment.", "Prices are falling.", "The storm knocked out the power.",
+])
+def test_everyday_english_sentences_name_no_condition_or_symptom(clinical_pack, text):
+    """The verbs of first-aid phrases (cut, burn, bite, fall, choke) say nothing medical on their own."""
+    slots = extract(text)
+    assert not (slots["conditions"] or slots["symptoms"])
+
+
 @pytest.mark.parametrize("text", ["자몽 주스를 마셔도 되나요?", "애주가예요.", "스트레스를 받으면 커피를 마셔요.",
                                   "Can I drink grapefruit juice?", "I drink alcohol and coffee."])
 def test_foods_drinks_and_habits_are_not_conditions_or_medicines(clinical_pack, text):
