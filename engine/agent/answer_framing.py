@@ -98,8 +98,10 @@ TEXTS = {
                    "so no answer is given; ask a clinician or rephrase the question.",
         "no_medicine_page": "The knowledge base has nothing about {name} to quote, so no answer is given; "
                             "ask a pharmacist or the prescriber about {name}.",
-        "no_topic_page": "The knowledge base has nothing about {name} to quote, so no answer is given; "
-                         "ask a clinician about {name}.",
+        "other_topics": "The knowledge base has no passage about {topic}; the sentences below come from pages on "
+                        "other topics, so check that they apply:",
+        "other_topics_no_topic": "No page found speaks of what this question asks; the sentences below come from "
+                                 "pages on other topics, so check that they apply:",
         "not_together": "The knowledge base has no passage that speaks of {name} together, so no answer is given; "
                         "ask a pharmacist or the prescriber.",
         "unrecognised": "No medical term of this question was recognised, so no source can be matched to it and "
@@ -118,8 +120,10 @@ TEXTS = {
                    "의사와 상의하시거나 질문을 바꿔 다시 물어봐 주세요.",
         "no_medicine_page": "지식 베이스에 {name}에 관해 인용할 내용이 없어 답변을 드리지 않습니다. "
                             "{name}에 대해서는 약사나 처방한 의사에게 물어봐 주세요.",
-        "no_topic_page": "지식 베이스에 {name}에 관해 인용할 내용이 없어 답변을 드리지 않습니다. "
-                         "{name}에 대해서는 의사와 상의해 주세요.",
+        "other_topics": "지식 베이스에 {topic}에 관한 문장이 없어, 아래는 다른 주제의 페이지에서 찾은 문장입니다. "
+                        "해당되는지 꼭 확인하세요.",
+        "other_topics_no_topic": "이 질문이 묻는 내용을 다룬 페이지를 찾지 못해, 아래는 다른 주제의 페이지에서 찾은 "
+                                 "문장입니다. 해당되는지 꼭 확인하세요.",
         "not_together": "지식 베이스에는 {name}에 대해 둘을 함께 다룬 근거 문장이 없어 답변을 드리지 않습니다. "
                         "약사나 처방한 의사에게 물어봐 주세요.",
         "unrecognised": "질문에서 의학 용어를 알아보지 못해 출처와 맞춰 볼 수 없으므로 답변을 드리지 않습니다. "

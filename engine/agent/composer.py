@@ -953,21 +953,22 @@ def about_the_medicine(pool: list[Evidence], documents: Sequence, topic: Topic, 
 
 
 def about_the_topic(pool: list[Evidence], documents: Sequence, topic: Topic, checker: SupportChecker,
-                    names: Sequence[str], closest: float = UNRELATED_PAGE) -> tuple[list[Evidence], int]:
+                    names: Sequence[str], closest: float = UNRELATED_PAGE) -> tuple[list[Evidence], int, int]:
     """The pool without sentences that neither name the topic nor come from a page about it or a
-    related one (`closest` from one of `names`), however few are left: a sentence of an unrelated
-    page ("The water should come out the left nostril." for a nosebleed) is no answer, and an answer
-    with nothing to quote says so. Returns the pool and how many sentences were left out."""
+    related one (`closest` from one of `names`), unless fewer than MIN_SENTENCES would be left: then
+    the pool stays whole, since the topic may have been linked to a narrower concept than its pages
+    name, and the answer's lead says when none of it is about the topic. Returns the pool, how many
+    sentences were left out and how many are about the topic."""
     names = [n for n in names if n]
     if not names or not pool:
-        return pool, 0
+        return pool, 0, len(pool)
     focus = {n: title_facets(getattr(documents[n - 1], "title", "") or "")[0] for n in {e.source for e in pool}}
     pages = sorted(set(focus.values()))
     vectors = checker.vectors([*names, *pages])
     nearest = dict(zip(pages, (vectors[len(names):] @ vectors[:len(names)].T).max(axis=1)))
     kept = [e for e in pool if float(nearest[focus[e.source]]) >= closest
             or (topic and is_on_topic(e, documents, topic, checker.concepts))]
-    return kept, len(pool) - len(kept)
+    return (kept, len(pool) - len(kept), len(kept)) if len(kept) >= MIN_SENTENCES else (pool, 0, len(kept))
 
 
 def _qtype(doc) -> str:
@@ -1250,7 +1251,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
         decisions.append(f"compose: a long message; sentences scored against its focus ({len(focus)} concepts) "
                          f"and question kind")
     chosen: list[tuple[Evidence, float]] = []
-    no_medicine_page = no_topic_page = not_together = False
+    no_medicine_page = not_together = other_topics = False
     medicine = asked.medicine or kind in MEDICINE_KINDS
     food = asks_about_food(question)
     reading = Reading(kind, medicine, food)
@@ -1270,19 +1271,17 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
                 decisions.append(f"compose: {left_out} sentences left out: they and their passage name another "
                                  f"medicine than the one asked about")
                 no_medicine_page = not pool
-        if asked and checker.concepts is not None:
-            pool, elsewhere = about_the_topic(pool, documents, asked, checker, topic_terms)
+        if checker.concepts is not None:
+            # A question none of whose words is linked is held to pages about what it asks.
+            names, closest = (topic_terms, UNRELATED_PAGE) if asked else ([query], QUESTION_PAGE)
+            pool, elsewhere, about = about_the_topic(pool, documents, asked, checker, names, closest=closest)
             if elsewhere:
                 decisions.append(f"compose: {elsewhere} sentences left out: neither they nor their page are about "
-                                 f"the question's topic or one related to it")
-                # Nothing left to quote: the refusal names the medicine or condition asked about.
-                no_medicine_page = not pool and asked.medicine
-                no_topic_page = not pool and not asked.medicine
-        elif checker.concepts is not None:
-            pool, elsewhere = about_the_topic(pool, documents, asked, checker, [query], closest=QUESTION_PAGE)
-            if elsewhere:
-                decisions.append(f"compose: {elsewhere} sentences left out: no topic of the question was recognised, "
-                                 f"and their page is about something else than the question asks")
+                                 f"{'the question' if asked else 'what the question asks'} or a topic close to it")
+            other_topics = bool(pool) and not about
+            if other_topics:
+                decisions.append("compose: no sentence found is about the question's topic; the lead says the quotes "
+                                 "come from pages on other topics")
         if kind == "definition" and asked and checker.concepts is not None:
             pool, aside_topics = of_the_topic_itself(pool, documents, asked, checker.concepts)
             if aside_topics:
@@ -1359,7 +1358,9 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     order = {id(e): i for i, e in enumerate(in_pairs(reading_order([e for e, _ in backed], reading, named_terms),
                                                      follows))}
     sourced = [s for e, s in sorted(backed, key=lambda pair: order[id(pair[0])])]
-    if sourced and kind in framing.KIND_PHRASES_EN and not any(
+    if sourced and other_topics:
+        lead_text = (texts["other_topics"].format(topic=topic) if topic else texts["other_topics_no_topic"])
+    elif sourced and kind in framing.KIND_PHRASES_EN and not any(
             reading.facet(s.source_sentence or s.text) in ANSWERING_FACETS.get(kind, {kind}) for s in sourced):
         lead_text = framing.off_kind_lead(kind, topic, language)
         decisions.append(f"compose: no quoted sentence speaks to the asked kind ({kind}); the lead says so")
@@ -1367,7 +1368,6 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
         # No page of the medicine: the refusal names the medicine, not the fever it is taken for.
         medicine_name = framing.topic_name({"medications": _medicines(slots)}, language) or topic
         lead_text = (texts["no_medicine_page"].format(name=medicine_name) if no_medicine_page and medicine_name
-                     else texts["no_topic_page"].format(name=topic) if no_topic_page and topic
                      else texts["not_together"].format(name=topic) if not_together and topic
                      else texts["unrecognised"] if unrecognised else texts["nothing"])
     lead = Support(lead_text, kind=NOTICE)
