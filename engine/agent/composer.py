@@ -17,7 +17,9 @@
    lost with the page's layout ("is used to treat ...") is no candidate. A question about a
    medicine quotes only sentences that name it or come from its own pages, and one about what
    something is only sentences of the topic itself (`of_the_topic_itself`); no question quotes
-   a page on an unrelated topic that does not name its own.
+   a page on an unrelated topic that does not name its own while three sentences or more are
+   about its topic, and an answer none of whose sentences is says so in its lead
+   (`about_the_topic`).
 3. Maximal marginal relevance over the sentence embeddings picks 3-6 of them (diverse,
    not the same fact twice); they are ordered the way a clinician reads (what it is,
    why, how it shows, how it is found, what to do about it) and keep their passage order
