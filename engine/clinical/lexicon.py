@@ -7,9 +7,9 @@ is a lay phrase ("머리+아프" = my head hurts): it expands to every particle 
 conjugation listed for the stem in `ko_predicates.tsv`, plus the same forms negated with
 "안" ("머리는 안 아파"); those are recorded so that the match itself reads as negated.
 Terms whose own meaning contains "안" ("잠이 안 와" = insomnia) are plain terms.
-An English term may hold `{my}` where a lay phrase names whose body part or what thing
-("bleach in {my} eye", "stung by {a} bee"): it expands to each
-word of `ENGLISH_DETERMINERS`, so that "bleach in his eye" and "stung by a bee" match as written.
+An English term may hold `{my}` (or `{a}`) where a lay phrase names whose body part or which
+thing ("bleach in {my} eye", "stung by {a} bee"): it expands to each word of `ENGLISH_DETERMINERS`,
+so that "bleach in his eye" and "stung by a bee" match as written.
 """
 
 from __future__ import annotations

@@ -1105,35 +1105,38 @@ CLEANING = Passage("cleaning", "Spray the towels with the bleach solution and wa
 EYE_INJURIES = Passage("eye", "Chemicals or heat can burn your eyes. With chemicals, the pain may cause you to close "
                        "your eyes. You should wash out your eye with water right away and get medical help.",
                        title="What is (are) Eye Injuries ?")
+NOSEBLEED = {"symptoms": [{"name": "nosebleed", "concept_id": "CS:nosebleed"}]}
+
+
+def _answer_by_names(minilm, question: str, slots: dict, documents: list, language: str = "en"):
+    """The composition with no concept ids: the names decide what is on topic."""
+    return compose(question=question, language=language, slots=slots, documents=documents,
+                   checker=SupportChecker(minilm, lambda text: set()))
 
 
 def test_an_answer_with_nothing_about_its_topic_says_its_quotes_are_about_other_topics(minilm):
-    slots = {"symptoms": [{"name": "nosebleed", "concept_id": "CS:nosebleed"}]}
     for language, lead in (("en", "The knowledge base has no passage about nosebleed; the sentences below come "
                                   "from pages on other topics"),
                            ("ko", "다른 주제의 페이지에서 찾은 문장입니다")):
-        composition = compose(question="My son has a nosebleed. What should I do?", language=language, slots=slots,
-                              documents=[SALINE_WASH], checker=SupportChecker(minilm, lambda text: set()))
+        composition = _answer_by_names(minilm, "My son has a nosebleed. What should I do?", NOSEBLEED, [SALINE_WASH],
+                                       language)
         assert [s for s in composition.sentences if s.kind == "sourced"]
         assert lead in composition.text
         assert any("no sentence found is about the question's topic" in d for d in composition.decisions)
 
 
 def test_pages_on_a_loosely_related_topic_are_left_out_when_the_topic_s_own_pages_answer(minilm):
-    slots = {"symptoms": [{"name": "nosebleed", "concept_id": "CS:nosebleed"}]}
     own = Passage("nosebleed", "A nosebleed is loss of blood from the tissue lining the nose. Pinch the soft part "
                   "of the nose for 10 minutes. Lean forward so that the blood does not run down the throat.",
                   title="What to do for Nosebleed ?")
-    composition = compose(question="My son has a nosebleed. What should I do?", language="en", slots=slots,
-                          documents=[own, SALINE_WASH], checker=SupportChecker(minilm, lambda text: set()))
+    composition = _answer_by_names(minilm, "My son has a nosebleed. What should I do?", NOSEBLEED, [own, SALINE_WASH])
     sourced = " ".join(s.text for s in composition.sentences if s.kind == "sourced")
     assert "Pinch the soft part" in sourced and "left nostril" not in sourced
     assert not composition.text.startswith("The knowledge base has no passage about")
 
 
 def test_a_question_with_no_recognised_topic_quotes_only_pages_about_what_it_asks(minilm):
-    composition = compose(question="I splashed bleach in my eye what do I do", language="en", slots={},
-                          documents=[CLEANING, EYE_INJURIES], checker=SupportChecker(minilm, lambda text: set()))
+    composition = _answer_by_names(minilm, "I splashed bleach in my eye what do I do", {}, [CLEANING, EYE_INJURIES])
     sourced = " ".join(s.text for s in composition.sentences if s.kind == "sourced")
     assert "wash out your eye with water" in sourced
     assert "towels" not in sourced and "blood spills" not in sourced
