@@ -157,6 +157,7 @@ def build_table(rows: list[_Row], lexicon: Lexicon) -> ConceptTable:
             by_name.setdefault(variant.lower(), []).append(row)
 
     canonical_ids = _assign_lexicon_ids(lexicon, by_name)
+    written = {term.text.lower() for term in lexicon.terms}
     for term in lexicon.terms:
         if term.slot == IGNORE:
             table.concepts.setdefault(IGNORED_ID, Concept(IGNORED_ID, "-", IGNORE, from_lexicon=True))
@@ -167,6 +168,8 @@ def build_table(rows: list[_Row], lexicon: Lexicon) -> ConceptTable:
         if concept is None:
             concept = table.concepts[concept_id] = Concept(concept_id, term.english, term.slot, from_lexicon=True)
         for surface in (term.text, term.english):
+            if surface is term.english and not _canonical_is_a_name(term.english, written, lexicon.blocklist):
+                continue
             table.add_name(surface, concept_id, primary=surface == term.english)
         if term.negated:
             table.negated_names.add(term.text)
@@ -188,6 +191,15 @@ def build_table(rows: list[_Row], lexicon: Lexicon) -> ConceptTable:
             if _usable_english(variant, lexicon.blocklist):
                 table.add_name(variant, row.concept_id, primary=row.preferred)
     return table
+
+
+def _canonical_is_a_name(english: str, written: set[str], blocklist: set[str]) -> bool:
+    """A lexicon line's English canonical name is also a name to find, unless it is one of the
+    blocklist's ordinary words and no line writes it as a term: "쇼크 → shock" and "낙상 → falls"
+    must not make "I was in shock" or "last fall" a mention, while "stroke", blocked from
+    concepts.tsv but written in `en_terms.tsv`, still links."""
+    lowered = english.lower()
+    return lowered not in blocklist or lowered in written
 
 
 def _anchor_names(rows: list[_Row]) -> dict[str, str]:

@@ -211,6 +211,34 @@ def test_everyday_english_sentences_name_no_condition_or_symptom(clinical_pack, 
     assert not (slots["conditions"] or slots["symptoms"])
 
 
+@pytest.mark.parametrize("text", [
+    "It's cold outside today.", "My feet are cold.", "The cold weather makes my joints ache.",
+    "I had a cold drink.", "Put a cold compress on it.", "I had surgery last fall.", "We travel every fall.",
+    "I'm tired of waiting for the results.", "I was in shock when I heard the news.", "My dog bites his toys.",
+])
+def test_everyday_senses_of_cold_fall_tired_shock_and_bites_are_no_concept(clinical_pack, text):
+    """The canonical names "shock" and "falls" of Korean lines (쇼크, 낙상) are ordinary English words the
+    blocklist keeps out; "the weather's cold", "this fall" and "tired of" say nothing medical."""
+    slots = extract(text)
+    found = names(slots["conditions"]) | names(slots["symptoms"])
+    assert not found & {"common cold", "falls", "fatigue", "shock", "animal bites"}
+
+
+@pytest.mark.parametrize("text, slot, name", [
+    ("I have a cold and a cough.", "conditions", "common cold"),
+    ("She gets frequent colds.", "conditions", "common cold"),
+    ("I am so tired all the time.", "symptoms", "fatigue"),
+    ("My mother had a fall yesterday.", "symptoms", "falls"),
+    ("She keeps drifting off and we can't keep her awake after the fall.", "symptoms", "falls"),
+    ("He went into shock after the accident.", "conditions", "shock"),
+    ("Can I take potassium supplements with lisinopril?", "medications", "potassium"),
+    ("My dog bit me on the hand.", "conditions", "animal bites"),
+    ("I broke out in a cold sweat.", "symptoms", "sweating"),
+])
+def test_the_medical_senses_of_those_words_still_link(clinical_pack, text, slot, name):
+    assert name in names(extract(text)[slot])
+
+
 @pytest.mark.parametrize("text", ["자몽 주스를 마셔도 되나요?", "애주가예요.", "스트레스를 받으면 커피를 마셔요.",
                                   "Can I drink grapefruit juice?", "I drink alcohol and coffee."])
 def test_foods_drinks_and_habits_are_not_conditions_or_medicines(clinical_pack, text):
