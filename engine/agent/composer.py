@@ -116,6 +116,9 @@ ASIDE_QTYPES = frozenset({"research", "support groups", "frequency", "genetic ch
 # question's; a closely related page ("Streptococcal Infections" for strep throat, 0.59) may still
 # answer, a page that only shares a body part does not ("Saline nasal washes" for a nosebleed, 0.37).
 UNRELATED_PAGE = 0.55
+# A page whose own topic is another concept of the pack ("Common Cold" for cold sores, 0.61: they share a
+# word) is held to ANOTHER_CONCEPT_PAGE instead, once the topic's own sentences fill an answer.
+ANOTHER_CONCEPT_PAGE = 0.8
 # A question none of whose words the clinical pack links ("I splashed bleach in my eye") has no
 # topic to hold its pages to: a page is kept when its topic is this close (cosine) to the question
 # itself ("Eye Injuries", 0.44; not "Cleaning to prevent the spread of germs", 0.25).
@@ -334,6 +337,19 @@ def _stated_kind(sentence: str) -> str:
 
 def lists_another_kind(sentence: str, kind: str) -> bool:
     return _stated_kind(sentence) in _LISTS_ANOTHER_KIND.get(kind, ())
+
+
+# A sentence that only gives a name ("The technical name for the throat is pharynx.", "Conjunctivitis
+# is the medical name for pink eye."): it tells what something is called, which answers no question
+# but what something is.
+_ONLY_NAMES = re.compile(r"^(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:name|term)s?\s+for\s+[^.;:]{1,60}?\s+(?:is|are)\s+"
+                         r"[^.;:,]{1,40}\.?$"
+                         r"|^[^.;:,]{1,60}?\s+(?:is|are)\s+(?:the|a|another)\s+(?:[\w-]+\s+)?(?:name|term)s?\s+for\s+"
+                         r"[^.;:,]{1,40}\.?$", re.I)
+
+
+def only_names(sentence: str) -> bool:
+    return bool(_ONLY_NAMES.match(sentence.strip()))
 
 
 _SIDE_EFFECTS_NAMED = re.compile(r"\bside effects?\b|\badverse\b", re.I)
@@ -955,12 +971,17 @@ def about_the_medicine(pool: list[Evidence], documents: Sequence, topic: Topic, 
 
 
 def about_the_topic(pool: list[Evidence], documents: Sequence, topic: Topic, checker: SupportChecker,
-                    names: Sequence[str], closest: float = UNRELATED_PAGE) -> tuple[list[Evidence], int, int]:
+                    names: Sequence[str], closest: float = UNRELATED_PAGE, kind: str = "",
+                    food: bool = False) -> tuple[list[Evidence], int, int]:
     """The pool without sentences that neither name the topic nor come from a page about it or a
     related one (`closest` from one of `names`), unless fewer than MIN_SENTENCES would be left: then
     the pool stays whole, since the topic may have been linked to a narrower concept than its pages
-    name, and the answer's lead says when none of it is about the topic. Returns the pool, how many
-    sentences were left out and how many are about the topic."""
+    name, and the answer's lead says when none of it is about the topic. Once the topic's own sentences
+    fill an answer and one of them speaks to the asked `kind`, a page about another concept of the pack
+    must be ANOTHER_CONCEPT_PAGE close: name similarity reads a shared word as relatedness ("Common
+    Cold" for cold sores), while a broader page may still be the one that answers ("Streptococcal
+    Infections" on treating strep throat, whose own page says how it spreads). Returns the pool, how
+    many sentences were left out and how many are about the topic."""
     names = [n for n in names if n]
     if not names or not pool:
         return pool, 0, len(pool)
@@ -968,9 +989,28 @@ def about_the_topic(pool: list[Evidence], documents: Sequence, topic: Topic, che
     pages = sorted(set(focus.values()))
     vectors = checker.vectors([*names, *pages])
     nearest = dict(zip(pages, (vectors[len(names):] @ vectors[:len(names)].T).max(axis=1)))
-    kept = [e for e in pool if float(nearest[focus[e.source]]) >= closest
-            or (topic and is_on_topic(e, documents, topic, checker.concepts))]
+    own = [bool(topic) and is_on_topic(e, documents, topic, checker.concepts) for e in pool]
+    bar = dict.fromkeys(pages, closest)
+    if sum(own) >= MIN_SENTENCES and any(on_topic and answers_the_kind(e.text, kind, food)
+                                         for e, on_topic in zip(pool, own)):
+        bar.update({page: max(closest, ANOTHER_CONCEPT_PAGE) for page in pages
+                    if another_concept(page, topic, checker.concepts)})
+    kept = [e for e, on_topic in zip(pool, own) if on_topic or float(nearest[focus[e.source]]) >= bar[focus[e.source]]]
     return (kept, len(pool) - len(kept), len(kept)) if len(kept) >= MIN_SENTENCES else (pool, 0, len(kept))
+
+
+def answers_the_kind(sentence: str, kind: str, food: bool = False) -> bool:
+    """The sentence speaks to the asked kind or to a facet that answers it (`ANSWERING_FACETS`); any
+    sentence does for a kind without cue words."""
+    if kind not in _FACET_CUES:
+        return True
+    return any(speaks_to(sentence, facet_kind, food) for facet_kind in ANSWERING_FACETS.get(kind, {kind}))
+
+
+def another_concept(page: str, topic: Topic, concepts) -> bool:
+    """The page's own topic is linked to a concept, none of them the question's."""
+    ids = concepts(page)
+    return bool(topic.ids) and bool(ids) and not ids & topic.ids
 
 
 def _qtype(doc) -> str:
@@ -1121,7 +1161,7 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
     against redundancy with what is already chosen; a restatement of a chosen sentence
     (`LEXICAL_DUPLICATE`) is never chosen, nor a list that says it is of another kind
     (`lists_another_kind`: "Symptoms include pain, swelling …" tells no one what to do for a
-    sprain). For a question about what to eat (`food`), a sentence about foods speaks to the
+    sprain), nor, but for what something is, a sentence that only gives a name (`only_names`). For a question about what to eat (`food`), a sentence about foods speaks to the
     asked kind. With `complete_pairs` (an English answer, where
     quotes are not rationed by the Korean share), a definition's sentence chosen alone is quoted
     with its pronoun follower instead when the pair is nearly as relevant (`PAIR_MARGIN`) and the
@@ -1134,7 +1174,8 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
                                   aside=aside, food=food, pairs=pairs, page_words=page_words,
                                   quote_letters=quote_letters, topic_pages=topic_pages)
     relevance = [float(r) for r in features @ relevance_weights()]
-    other_list = [lists_another_kind(item.text, kind) for item in pool]
+    other_list = [lists_another_kind(item.text, kind) or (kind != "definition" and only_names(item.text))
+                  for item in pool]
     asked = set(tokenize(query))
     stems = [set(tokenize(item.text)) - asked for item in pool]
     # A unit of two sentences (`pairs`) counts as two towards the limit.
@@ -1276,7 +1317,8 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
         if checker.concepts is not None:
             # A question none of whose words is linked is held to pages about what it asks.
             names, closest = (topic_terms, UNRELATED_PAGE) if asked else ([query], QUESTION_PAGE)
-            pool, elsewhere, about = about_the_topic(pool, documents, asked, checker, names, closest=closest)
+            pool, elsewhere, about = about_the_topic(pool, documents, asked, checker, names, closest=closest,
+                                                     kind=kind, food=food)
             if elsewhere:
                 decisions.append(f"compose: {elsewhere} sentences left out: neither they nor their page are about "
                                  f"{'the question' if asked else 'what the question asks'} or a topic close to it")

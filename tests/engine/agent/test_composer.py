@@ -1135,6 +1135,78 @@ def test_pages_on_a_loosely_related_topic_are_left_out_when_the_topic_s_own_page
     assert not composition.text.startswith("The knowledge base has no passage about")
 
 
+COLD_SORES = Passage("cold-sores", "Cold sores are small blisters on or around the lips. They are caused by the herpes "
+                     "simplex virus. The virus spreads through close contact such as kissing. Cold sores often come "
+                     "back when you are stressed or have a fever.", title="What causes Cold Sores ?")
+COMMON_COLD = Passage("common-cold", "The common cold most often causes a runny nose, congestion, and sneezing. You may "
+                      "also have a sore throat, cough, headache, or body aches. Colds are caused by more than 200 "
+                      "different viruses.", title="What causes Common Cold ?")
+
+
+def _cold_sore_concepts(text: str) -> set[str]:
+    lowered = text.lower()
+    return {"C0019345"} if "cold sore" in lowered else {"C0009443"} if "common cold" in lowered else set()
+
+
+def test_another_concept_s_page_that_shares_a_word_is_left_out_when_the_topic_s_own_page_answers(minilm):
+    slots = {"conditions": [{"name": "cold sores", "concept_id": "C0019345"}]}
+    composition = compose(question="What causes cold sores?", language="en", slots=slots,
+                          documents=[COMMON_COLD, COLD_SORES], checker=SupportChecker(minilm, _cold_sore_concepts))
+    sourced = " ".join(s.text for s in composition.sentences if s.kind == "sourced")
+    assert "herpes simplex virus" in sourced
+    assert "common cold" not in sourced.lower() and "200 different viruses" not in sourced
+
+
+def test_another_concept_s_close_page_still_answers_when_the_topic_has_few_sentences_of_its_own(minilm):
+    slots = {"conditions": [{"name": "cold sores", "concept_id": "C0019345"}]}
+    few = Passage("cold-sores", "Cold sores are small blisters on or around the lips.", title="What is (are) Cold Sores ?")
+    composition = compose(question="What causes cold sores?", language="en", slots=slots,
+                          documents=[COMMON_COLD, few], checker=SupportChecker(minilm, _cold_sore_concepts))
+    assert "200 different viruses" in " ".join(s.text for s in composition.sentences if s.kind == "sourced")
+
+
+def test_a_broader_page_answers_what_the_topic_s_own_page_does_not_say(minilm):
+    slots = {"conditions": [{"name": "strep throat", "concept_id": "C0152485"}]}
+    own = Passage("strep-throat", "Strep throat is most common in children between ages 5 and 15. Strep throat is "
+                  "spread by contact with fluids from the nose or saliva. Strep throat commonly spreads among family "
+                  "and household members.", title="What is (are) Strep Throat ?")
+    broader = Passage("strep", "Antibiotics such as penicillin cure group A bacterial infections. Group B bacteria can cause blood "
+                      "infections in newborns.", title="What is (are) Streptococcal Infections ?")
+    concepts = lambda text: ({"C0152485"} if "strep throat" in text.lower()  # noqa: E731
+                             else {"C0038402"} if "streptococcal" in text.lower() else set())
+    composition = compose(question="How is strep throat treated?", language="en", slots=slots,
+                          documents=[own, broader], checker=SupportChecker(minilm, concepts))
+    assert "Antibiotics such as penicillin cure group A bacterial infections." in [s.text for s in composition.sentences]
+
+
+@pytest.mark.parametrize("sentence, names_only", [
+    ("The technical name for the throat is pharynx.", True),
+    ("Conjunctivitis is the medical name for pink eye.", True),
+    ("Another name for mono is the kissing disease.", True),
+    ("The name for this condition comes from its shape.", False),
+    ("Pharyngitis is inflammation of the pharynx, which is the back of the throat.", False),
+    ("It is a common term for several conditions that cause pain in the joints.", False),
+])
+def test_a_sentence_that_only_gives_a_name(sentence, names_only):
+    from engine.agent.composer import only_names
+
+    assert only_names(sentence) is names_only
+
+
+def test_a_name_is_no_answer_to_what_helps(minilm):
+    slots = {"symptoms": [{"name": "sore throat", "concept_id": "C0242429"}]}
+    page = Passage("sore-throat", "Your throat is a tube that carries food to your esophagus and air to your windpipe. "
+                   "The technical name for the throat is pharynx. Sucking on lozenges, drinking lots of liquids, and "
+                   "gargling may ease the pain. Over-the-counter pain relievers can also help.",
+                   title="What is (are) Sore Throat ?")
+    composition = compose(question="What helps a sore throat?", language="en", slots=slots, documents=[page],
+                          checker=SupportChecker(minilm, lambda text: {"C0242429"} if "sore throat" in text.lower()
+                                                 else set()))
+    sourced = [s.text for s in composition.sentences if s.kind == "sourced"]
+    assert "Sucking on lozenges, drinking lots of liquids, and gargling may ease the pain." in sourced
+    assert "The technical name for the throat is pharynx." not in sourced
+
+
 def test_a_question_with_no_recognised_topic_quotes_only_pages_about_what_it_asks(minilm):
     composition = _answer_by_names(minilm, "I splashed bleach in my eye what do I do", {}, [CLEANING, EYE_INJURIES])
     sourced = " ".join(s.text for s in composition.sentences if s.kind == "sourced")
