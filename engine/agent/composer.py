@@ -971,13 +971,13 @@ def about_the_medicine(pool: list[Evidence], documents: Sequence, topic: Topic, 
 
 
 def about_the_topic(pool: list[Evidence], documents: Sequence, topic: Topic, checker: SupportChecker,
-                    names: Sequence[str], closest: float = UNRELATED_PAGE, kind: str = "",
-                    food: bool = False) -> tuple[list[Evidence], int, int]:
+                    names: Sequence[str], closest: float = UNRELATED_PAGE,
+                    reading: Reading = Reading()) -> tuple[list[Evidence], int, int]:
     """The pool without sentences that neither name the topic nor come from a page about it or a
     related one (`closest` from one of `names`), unless fewer than MIN_SENTENCES would be left: then
     the pool stays whole, since the topic may have been linked to a narrower concept than its pages
     name, and the answer's lead says when none of it is about the topic. Once the topic's own sentences
-    fill an answer and one of them speaks to the asked `kind`, a page about another concept of the pack
+    fill an answer and one of them speaks to the asked kind (`reading`), a page about another concept of the pack
     must be ANOTHER_CONCEPT_PAGE close: name similarity reads a shared word as relatedness ("Common
     Cold" for cold sores), while a broader page may still be the one that answers ("Streptococcal
     Infections" on treating strep throat, whose own page says how it spreads). Returns the pool, how
@@ -991,20 +991,22 @@ def about_the_topic(pool: list[Evidence], documents: Sequence, topic: Topic, che
     nearest = dict(zip(pages, (vectors[len(names):] @ vectors[:len(names)].T).max(axis=1)))
     own = [bool(topic) and is_on_topic(e, documents, topic, checker.concepts) for e in pool]
     bar = dict.fromkeys(pages, closest)
-    if sum(own) >= MIN_SENTENCES and any(on_topic and answers_the_kind(e.text, kind, food)
+    if sum(own) >= MIN_SENTENCES and any(on_topic and answers_the_kind(e.text, reading)
                                          for e, on_topic in zip(pool, own)):
         bar.update({page: max(closest, ANOTHER_CONCEPT_PAGE) for page in pages
                     if another_concept(page, topic, checker.concepts)})
-    kept = [e for e, on_topic in zip(pool, own) if on_topic or float(nearest[focus[e.source]]) >= bar[focus[e.source]]]
+    kept = [e for e, on_topic in zip(pool, own)
+            if on_topic or float(nearest[focus[e.source]]) >= bar[focus[e.source]]]
     return (kept, len(pool) - len(kept), len(kept)) if len(kept) >= MIN_SENTENCES else (pool, 0, len(kept))
 
 
-def answers_the_kind(sentence: str, kind: str, food: bool = False) -> bool:
-    """The sentence speaks to the asked kind or to a facet that answers it (`ANSWERING_FACETS`); any
-    sentence does for a kind without cue words."""
-    if kind not in _FACET_CUES:
+def answers_the_kind(sentence: str, reading: Reading) -> bool:
+    """The sentence has the cue words of the asked kind or of a facet that answers it
+    (`ANSWERING_FACETS`); any sentence does for a kind without cue words."""
+    if reading.kind not in _FACET_CUES:
         return True
-    return any(speaks_to(sentence, facet_kind, food) for facet_kind in ANSWERING_FACETS.get(kind, {kind}))
+    answering = ANSWERING_FACETS.get(reading.kind, {reading.kind})
+    return any(speaks_to(sentence, kind, reading.food) for kind in answering)
 
 
 def another_concept(page: str, topic: Topic, concepts) -> bool:
@@ -1161,21 +1163,22 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
     against redundancy with what is already chosen; a restatement of a chosen sentence
     (`LEXICAL_DUPLICATE`) is never chosen, nor a list that says it is of another kind
     (`lists_another_kind`: "Symptoms include pain, swelling …" tells no one what to do for a
-    sprain), nor, but for what something is, a sentence that only gives a name (`only_names`). For a question about what to eat (`food`), a sentence about foods speaks to the
-    asked kind. With `complete_pairs` (an English answer, where
-    quotes are not rationed by the Korean share), a definition's sentence chosen alone is quoted
-    with its pronoun follower instead when the pair is nearly as relevant (`PAIR_MARGIN`) and the
-    follower says more (`_says_more`): "Conjunctivitis is the medical name for pink eye." alone
-    names it; "It involves inflammation of …" says what it is. With `quote_letters` (a Korean answer,
-    which cuts a long quote at a list item or clause), a sentence is as long as the quote it would show."""
+    sprain), nor, but for what something is, a sentence that only gives a name (`only_names`).
+    For a question about what to eat (`food`), a sentence about foods speaks to the asked kind. With
+    `complete_pairs` (an English answer, where quotes are not rationed by the Korean share), a
+    definition's sentence chosen alone is quoted with its pronoun follower instead when the pair is
+    nearly as relevant (`PAIR_MARGIN`) and the follower says more (`_says_more`): "Conjunctivitis is
+    the medical name for pink eye." alone names it; "It involves inflammation of …" says what it is.
+    With `quote_letters` (a Korean answer, which cuts a long quote at a list item or clause), a
+    sentence is as long as the quote it would show."""
     pairs = pairs or {}
     features = relevance_features(query_vector, pool, vectors, kind=kind, topic_terms=topic_terms,
                                   sources=sources, longest=longest, query=query, answering=answering,
                                   aside=aside, food=food, pairs=pairs, page_words=page_words,
                                   quote_letters=quote_letters, topic_pages=topic_pages)
     relevance = [float(r) for r in features @ relevance_weights()]
-    other_list = [lists_another_kind(item.text, kind) or (kind != "definition" and only_names(item.text))
-                  for item in pool]
+    never_chosen = [lists_another_kind(item.text, kind) or (kind != "definition" and only_names(item.text))
+                    for item in pool]
     asked = set(tokenize(query))
     stems = [set(tokenize(item.text)) - asked for item in pool]
     # A unit of two sentences (`pairs`) counts as two towards the limit.
@@ -1188,7 +1191,7 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
         best, best_score = None, -1e9
         room = limit - sentences
         for i, rel in enumerate(relevance):
-            if i in chosen or size[i] > room or other_list[i]:
+            if i in chosen or size[i] > room or never_chosen[i]:
                 continue
             redundancy = max((float(vectors[i] @ vectors[j]) for j in chosen), default=0.0)
             score = MMR_LAMBDA * rel - (1 - MMR_LAMBDA) * redundancy
@@ -1318,7 +1321,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
             # A question none of whose words is linked is held to pages about what it asks.
             names, closest = (topic_terms, UNRELATED_PAGE) if asked else ([query], QUESTION_PAGE)
             pool, elsewhere, about = about_the_topic(pool, documents, asked, checker, names, closest=closest,
-                                                     kind=kind, food=food)
+                                                     reading=reading)
             if elsewhere:
                 decisions.append(f"compose: {elsewhere} sentences left out: neither they nor their page are about "
                                  f"{'the question' if asked else 'what the question asks'} or a topic close to it")
