@@ -15,7 +15,7 @@ from typing import Sequence
 
 from engine.clinical.lexicon import korean_name_slots, korean_names
 from engine.clinical.slot_model import NAMING_SLOTS
-from engine.text import has_hangul
+from engine.text import has_hangul, tokenize
 
 QUESTION_KINDS = ("definition", "causes", "symptoms", "diagnosis", "treatment", "prevention", "dosage",
                   "side_effects", "interaction", "what_to_do")
@@ -186,8 +186,8 @@ def medicine_with_condition(slots: dict, language: str = "en") -> tuple[str, str
     """(medicine, condition) when a question names one medicine and a condition, as a question
     whether the medicine is safe with the condition does ("Can I take ibuprofen if I have kidney
     disease?"); None otherwise."""
-    medicines = _names((slots or {}).get("medications", []), language)
-    conditions = _names((slots or {}).get("conditions", []), language)
+    medicines = _names(slots, ("medications",), language)
+    conditions = _names(slots, ("conditions",), language)
     return (medicines[0], conditions[0]) if len(medicines) == 1 and conditions else None
 
 
@@ -203,10 +203,10 @@ def interaction_lead(slots: dict, question: str, language: str) -> str:
     pair = medicine_with_condition(slots, language)
     if pair:
         return templates["precaution"].format(medicine=pair[0], condition=pair[1])
-    medicines = _names((slots or {}).get("medications", []), language)
+    medicines = _names(slots, ("medications",), language)
     if len(medicines) == 1 and ALCOHOL.search(question):
         return templates["with_alcohol"].format(medicine=medicines[0])
-    if len(medicines) == 1 and len(_names([i for key in NAMING_SLOTS for i in (slots or {}).get(key, [])], language)) == 1:
+    if len(medicines) == 1 and len(_names(slots, NAMING_SLOTS, language)) == 1:
         return templates["with_others"].format(medicine=medicines[0])
     return ""
 
@@ -268,8 +268,13 @@ def qualifier_names() -> frozenset[str]:
 @lru_cache(maxsize=1)
 def key_term_names() -> dict[str, str]:
     """The Korean name of every English word a key term can be: the lexicon's concept names
-    first, then the glossary's general words."""
-    return {**glossary(), **korean_names()}
+    first, then the glossary's general words. A substance the glossary names keeps the
+    glossary's word: the lexicon names the medicine a patient takes ("염화칼륨", "칼슘제"), and
+    "Potassium channels keep a nerve cell at rest" speaks of 칼륨."""
+    general, slots = glossary(), korean_name_slots()
+    concepts = {english: name for english, name in korean_names().items()
+                if not (english in general and slots.get(name) == "medication")}
+    return {**general, **concepts}
 
 
 def _pattern(names) -> re.Pattern:
@@ -359,10 +364,11 @@ def korean_unquoted(sentences: Sequence[tuple[str, int]], lead_text: str, limit:
 def _cited_terms(sentences: Sequence[tuple[str, int]], lead_text: str, other_sorts: set, limit: int) -> dict[str, list[int]]:
     """Korean key terms of `sentences` with the [n] of each sentence that names them."""
     left_out, slots = _GIST_GENERIC | qualifier_names(), korean_name_slots()
+    lead_letters = "".join(lead_text.split())  # the lead's "비타민D" is the key term "비타민 D"
     cited: dict[str, list[int]] = {}
     for text, source in sentences:
         for term in korean_key_terms(text, limit=limit * 2):
-            if term in left_out or term in lead_text or slots.get(term) in other_sorts:
+            if term in left_out or "".join(term.split()) in lead_letters or slots.get(term) in other_sorts:
                 continue
             numbers = cited.setdefault(term, [])
             if source not in numbers:
@@ -392,25 +398,63 @@ def korean_gist(quotes: Sequence[tuple[str, int]], kind: str, lead_text: str, li
 
 def topic_name(slots: dict, language: str, fallback: str = "") -> str:
     """The question's main concept(s) as the reader should see them: Korean names for Korean."""
-    names = _names([i for key in NAMING_SLOTS for i in (slots or {}).get(key, [])], language)
+    names = _names(slots, NAMING_SLOTS, language)
     joiner = ", " if language == "ko" else " and "
     return joiner.join(names[:2]) if names else fallback
 
 
-def _names(items, language: str) -> list[str]:
-    """The reader's names of extracted items (not negated ones), Korean names for Korean, each once."""
+def _names(slots: dict | None, keys: Sequence[str], language: str) -> list[str]:
+    """The reader's names of the items extracted into `keys` (not negated ones), Korean names
+    for Korean, each once."""
     names: list[str] = []
-    for item in items:
-        if not isinstance(item, dict) or item.get("negated"):
-            continue
-        english = item.get("name") or ""
-        if language == "ko":
-            name = korean_name(english, item.get("concept_id")) or (item.get("text") or "").strip() or english
-        else:
-            name = english or (item.get("text") or "").strip()
-        if name and name not in names:
-            names.append(name)
+    seen: set[str] = set()
+    for key in keys:
+        for item in (slots or {}).get(key, []):
+            if not isinstance(item, dict) or item.get("negated"):
+                continue
+            english = item.get("name") or ""
+            if english and english in seen:
+                continue  # "high blood pressure" and "hypertension" in one question are one name
+            seen.add(english)
+            if language == "ko":
+                name = korean_name(english, item.get("concept_id")) or (item.get("text") or "").strip() or english
+            elif key in ASKED_NAME_SLOTS:
+                name = asked_name(item)
+            else:
+                name = english or (item.get("text") or "").strip()
+            if name and name not in names:
+                names.append(name)
     return names
+
+
+# An English reader sees the words they asked with, and the name the answer's pages use beside them:
+# "What causes cold sores (herpes simplex)", not "What causes herpes simplex". A phrase that speaks
+# of the asker ("bleach in my eye"), a long one, or one whose words hold the name's or are held by
+# it ("migraine headaches", "mononucleosis") needs no second name, and the pack's name stands alone.
+# Symptoms keep the pack's name: an asker's "swollen" or "itchy" is no name to put beside "swelling".
+ASKED_NAME_SLOTS = ("conditions", "medications")
+ASKED_NAME_WORDS = 4
+_NOT_A_NAME = frozenset("my your his her our their me i we you he she it a an the this that some".split())
+
+
+def asked_name(item: dict) -> str:
+    """An extracted item's English name as the reader should see it (see ASKED_NAME_WORDS)."""
+    english = item.get("name") or ""
+    written = " ".join(str(item.get("text") or "").split())
+    if not english:
+        return written
+    words = written.lower().split()
+    asked, named = set(tokenize(written)), set(tokenize(english))
+    if (not written or has_hangul(written) or len(words) > ASKED_NAME_WORDS or _NOT_A_NAME & set(words)
+            or asked <= named or named <= asked or _letters(written) == _letters(english)):
+        return english
+    if english == english.lower() and written[:1].isupper() and written[1:2].islower():
+        written = written[0].lower() + written[1:]  # "Cold sores" began the question, it is no proper name
+    return f"{written} ({english})"
+
+
+def _letters(text: str) -> str:
+    return "".join(c for c in text.lower() if c.isalnum())  # "earwax" is "ear wax"
 
 
 def focus_name(focus, language: str) -> str:

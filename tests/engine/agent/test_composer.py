@@ -108,6 +108,13 @@ def test_surgery_is_no_drink_taken_with_a_medicine():
     assert question_kind("수술 전에 아스피린 먹어도 돼요?") != "interaction"  # 수술 holds 술
 
 
+def test_an_english_lead_names_the_topic_in_the_askers_words(minilm):
+    slots = {"conditions": [{"text": "low blood sugar", "name": "hypoglycemia", "concept_id": "C0020615"}]}
+    composition = compose(question="What are the symptoms of low blood sugar?", language="en", slots=slots,
+                          documents=HYPO_FIRST, checker=SupportChecker(minilm))
+    assert composition.text.startswith("Symptoms of low blood sugar (hypoglycemia) described in the sources:")
+
+
 def test_english_answer_is_three_to_six_cited_source_sentences(minilm):
     slots = {"conditions": [{"name": "hypoglycemia", "concept_id": "C0020615"}]}
     composition = compose(question="What are the symptoms of low blood sugar?", language="en", slots=slots,
@@ -200,6 +207,9 @@ def test_korean_key_terms_name_the_concepts_and_medical_words_of_a_sentence():
     assert korean_key_terms("Kidney stones are treated with shock wave lithotripsy.") == \
         ["요로결석", "치료", "체외충격파 쇄석술"]  # the longest name wins: not 신장 (kidney)
     assert korean_key_terms("It was a long day.") == []
+    # A substance is named as a substance, not as the medicine a patient takes (염화칼륨, 칼슘제).
+    assert korean_key_terms("Potassium channels keep a nerve cell at rest.")[0] == "칼륨"
+    assert korean_key_terms("Milk is rich in calcium.")[-1] == "칼슘"
     # A word the sentence denies is not listed: "no cure" is no 완치, "do not get a fever" no 열.
     assert korean_key_terms("Asthma is a long-term disease that has no cure.") == ["천식", "장기", "질병"]
     assert korean_key_terms("Most people with shingles do not get a fever.") == ["대상포진"]
