@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 from typing import Sequence
 
-from engine.clinical.lexicon import korean_name_slots, korean_names
+from engine.clinical.lexicon import english_display_names, korean_name_slots, korean_names
 from engine.clinical.slot_model import NAMING_SLOTS
 from engine.text import has_hangul, tokenize
 
@@ -421,7 +421,7 @@ def _names(slots: dict | None, keys: Sequence[str], language: str) -> list[str]:
             elif key in ASKED_NAME_SLOTS:
                 name = asked_name(item)
             else:
-                name = english or (item.get("text") or "").strip()
+                name = display_name(english) or (item.get("text") or "").strip()
             if name and name not in names:
                 names.append(name)
     return names
@@ -439,7 +439,8 @@ _NOT_A_NAME = frozenset("my your his her our their me i we you he she it a an th
 
 def asked_name(item: dict) -> str:
     """An extracted item's English name as the reader should see it (see ASKED_NAME_WORDS)."""
-    english = item.get("name") or ""
+    raw = item.get("name") or ""
+    english = display_name(raw)
     written = " ".join(str(item.get("text") or "").split())
     if not english:
         return written
@@ -448,9 +449,14 @@ def asked_name(item: dict) -> str:
     if (not written or has_hangul(written) or len(words) > ASKED_NAME_WORDS or _NOT_A_NAME & set(words)
             or asked <= named or named <= asked or _letters(written) == _letters(english)):
         return english
-    if english == english.lower() and written[:1].isupper() and written[1:2].islower():
+    if raw == raw.lower() and written[:1].isupper() and written[1:2].islower():
         written = written[0].lower() + written[1:]  # "Cold sores" began the question, it is no proper name
     return f"{written} ({english})"
+
+
+def display_name(english: str) -> str:
+    """An English concept name with the capitals its lexicon row writes ("GERD", "HIV/AIDS")."""
+    return english_display_names().get(english.lower(), english)
 
 
 def _letters(text: str) -> str:
@@ -461,7 +467,21 @@ def focus_name(focus, language: str) -> str:
     """English focus names (a query plan's) as the reader should see them."""
     if language == "ko":
         return ", ".join(dict.fromkeys(korean_name(name) or name for name in focus[:2]))
-    return " and ".join(focus[:2])
+    return " and ".join(display_name(name) for name in focus[:2])
+
+
+def in_english(text: str) -> str:
+    """English concept names in `text` with their lexicon capitals (profile lines: "gerd" -> "GERD")."""
+    names = english_display_names()
+    if not names:
+        return text
+    return _display_pattern().sub(lambda m: names.get(m.group(0).lower(), m.group(0)), text)
+
+
+@lru_cache(maxsize=1)
+def _display_pattern() -> re.Pattern:
+    ordered = sorted(english_display_names(), key=len, reverse=True)
+    return re.compile(r"(?<![\w/])(" + "|".join(re.escape(n) for n in ordered) + r")(?![\w/])", re.IGNORECASE)
 
 
 def in_korean(text: str) -> str:

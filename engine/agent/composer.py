@@ -1261,8 +1261,7 @@ def _profile_line(profile_summary: str, language: str) -> str:
     if not lines:
         return ""
     facts = "; ".join(lines)
-    if language == "ko":
-        facts = framing.in_korean(facts)
+    facts = framing.in_korean(facts) if language == "ko" else framing.in_english(facts)
     return framing.texts(language)["profile"].format(facts=facts)
 
 

@@ -158,6 +158,30 @@ def korean_names() -> dict[str, str]:
     return names
 
 
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9']*")
+
+
+@lru_cache(maxsize=1)
+def english_display_names() -> dict[str, str]:
+    """English canonical name (lower case) -> the same name with the letter case its own row
+    writes ("gerd" -> "GERD", "hiv/aids" -> "HIV/AIDS", "ace inhibitors" -> "ACE inhibitors"),
+    only for the canonical names whose row spells a word of them with capitals inside it. A
+    word is cased from its own row's terms only, so "aids" elsewhere stays "aids"."""
+    cased: dict[str, dict[str, str]] = {}
+    for term in load_lexicon().terms:
+        if term.language != "en" or term.negated:
+            continue
+        for word in _WORD.findall(term.text):
+            if any(letter.isupper() for letter in word[1:]):
+                cased.setdefault(term.english.lower(), {}).setdefault(word.lower(), word)
+    names = {}
+    for canonical, words in cased.items():
+        display = _WORD.sub(lambda m: words.get(m.group(0).lower(), m.group(0)), canonical)
+        if display != canonical:
+            names[canonical] = display
+    return names
+
+
 @lru_cache(maxsize=8)
 def english_names(slot: str) -> frozenset[str]:
     """The lexicon's English names (lower case) of the things in `slot` ("symptom": "cough",

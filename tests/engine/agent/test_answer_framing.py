@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.agent.answer_framing import asked_name, korean_gist, topic_name
+from engine.agent.answer_framing import asked_name, focus_name, in_english, korean_gist, topic_name
 
 
 @pytest.mark.parametrize("text, name, shown", [
@@ -24,6 +24,9 @@ from engine.agent.answer_framing import asked_name, korean_gist, topic_name
     ("earwax", "ear wax", "ear wax"),
     ("prevent food poisoning", "food poisoning", "food poisoning"),
     ("pink eye", "conjunctivitis", "pink eye (conjunctivitis)"),
+    ("acid reflux", "gerd", "acid reflux (GERD)"),  # the pack's lower-case name, cased as the lexicon writes it
+    ("Acid reflux", "gerd", "acid reflux (GERD)"),
+    ("hiv", "hiv/aids", "HIV/AIDS"),
 ])
 def test_an_english_reader_sees_the_words_they_asked_with(text, name, shown):
     assert asked_name({"text": text, "name": name}) == shown
@@ -50,3 +53,14 @@ def test_the_glance_line_leaves_out_the_topic_however_it_is_spaced():
     quotes = [("Most adults need 600 units of vitamin D a day, with calcium from food.", 1)]
     gist = korean_gist(quotes, "dosage", "비타민D의 용량에 대해 출처에서 찾은 내용입니다.")
     assert "비타민" not in gist and "칼슘 [1]" in gist
+
+
+def test_focus_and_symptom_names_keep_the_capitals_of_an_acronym():
+    assert focus_name(["gerd", "heartburn"], "en") == "GERD and heartburn"
+    assert topic_name({"conditions": [{"text": "", "name": "nsaids"}]}, "en") == "NSAIDs"
+
+
+def test_profile_lines_show_an_acronym_in_capitals_and_leave_other_words_alone():
+    assert in_english("Conditions: gerd, asthma") == "Conditions: GERD, asthma"
+    assert in_english("Conditions: hiv/aids") == "Conditions: HIV/AIDS"
+    assert in_english("Medications: nsaids; hearing aids") == "Medications: NSAIDs; hearing aids"

@@ -12,3 +12,13 @@ def test_two_slots_expand_together_and_a_plain_term_stays_itself():
     assert len(phrases) == len(ENGLISH_DETERMINERS) ** 2
     assert "burned her hand on the pan" in phrases
     assert expand_determiners("bee sting") == ["bee sting"]
+
+
+def test_english_display_names_take_the_capitals_of_their_own_row():
+    from engine.clinical.lexicon import english_display_names
+
+    names = english_display_names()
+    assert names["gerd"] == "GERD"
+    assert names["hiv/aids"] == "HIV/AIDS"
+    assert names["ace inhibitors"] == "ACE inhibitors"
+    assert all(key == key.lower() and value.lower() == key for key, value in names.items())
