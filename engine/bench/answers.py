@@ -40,6 +40,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.bench.answer_gaps import GapCounts, TopicPages, standings
 from engine.paths import resources_dir, shared_data_dir
 from engine.text import has_hangul, hangul_share
 
@@ -65,6 +66,10 @@ def register(kinds) -> None:
     parser.add_argument("--limit", type=int, default=0, help="only the first N questions of each set (0 = all)")
     parser.add_argument("--max-answer-tokens", type=int, default=160, help="cap model answers (0: the settings' cap)")
     parser.add_argument("--out", type=Path, default=None, help="also write the JSON here")
+    parser.add_argument("--gaps", action="store_true",
+                        help="also say where each missed reference fact stands: in a passage the turn read, a later "
+                             "one, another knowledge-base page on the topic, or none (counts only; "
+                             "engine/bench/answer_gaps.py)")
     parser.set_defaults(func=run)
 
 
@@ -229,6 +234,7 @@ class Row:
     cosine: float | None = None
     support: dict = field(default_factory=dict)
     answer: str = ""
+    gaps: list[str] = field(default_factory=list)
 
 
 def ask_once(engine, model_name: str, text: str, settings, knowledge=None) -> dict:
@@ -283,6 +289,11 @@ def summarise(rows: list[Row]) -> dict:
     if any(r.rouge_l is not None for r in rows):
         out["rouge_l"] = _mean(r.rouge_l for r in rows)
         out["embedding_cosine"] = _mean(r.cosine for r in rows)
+    if any(r.gaps for r in rows):
+        counts = GapCounts()
+        for r in rows:
+            counts.add(r.lang, r.gaps)
+        out["gaps"] = counts.summary()
     if not any(r.nuggets is not None for r in rows):
         for key in ("nugget_recall", "nugget_recall_en", "nugget_recall_ko", "wrong_claim_rate"):
             out.pop(key)
@@ -345,7 +356,9 @@ class Scorer:
 
 
 def run_items(engine, model_name, items, modes, base_settings, checker, *, scorer=None, aliases=None,
-              progress=None) -> dict[str, list[Row]]:
+              progress=None, pages=None) -> dict[str, list[Row]]:
+    """Each item asked in each mode. `pages` (an answer_gaps.TopicPages): also the standing of each
+    fact group (`Row.gaps`)."""
     rows: dict[str, list[Row]] = {m: [] for m in modes}
     for mode in modes:
         settings = mode_settings(base_settings, mode)
@@ -362,6 +375,8 @@ def run_items(engine, model_name, items, modes, base_settings, checker, *, score
             if "nuggets" in item:
                 row.nuggets = nugget_recall(answer, item["nuggets"])
                 row.wrong = wrong_claim(answer, item.get("forbidden", []))
+                if pages is not None:
+                    row.gaps = standings(item, result, pages)
             if item["lang"] == "ko":
                 row.hangul = round(hangul_share(answer), 4)
             if scorer is not None and item.get("references"):
@@ -404,10 +419,11 @@ def run(args) -> int:
         model_name = engine.llm.info("generate").name
         checker = SupportChecker(engine.embedder, threshold=settings.answer.support_threshold)
         checker.concepts = concept_reader(engine.turns.services(None, settings))
+        pages = TopicPages(engine.kb.search) if args.gaps and engine.kb.search is not None else None
         say = (lambda line: print(line, file=sys.stderr, flush=True))
         if args.set is not None:
             items = load_set(args.set)[: args.limit or None]
-            rows = run_items(engine, model_name, items, modes, settings, checker, progress=say)
+            rows = run_items(engine, model_name, items, modes, settings, checker, progress=say, pages=pages)
             result = block(rows, len(items))
             result["examples"] = _examples(rows)
         else:
@@ -417,7 +433,7 @@ def run(args) -> int:
                 raise SystemExit(f"unknown split(s) {', '.join(unknown)}; the team's sets are {', '.join(SETS)}")
             sets = {name: items[: args.limit or None] for name, items in team_sets().items() if name in wanted}
             everything = [item for items in sets.values() for item in items]
-            rows = run_items(engine, model_name, everything, modes, settings, checker, progress=say)
+            rows = run_items(engine, model_name, everything, modes, settings, checker, progress=say, pages=pages)
             result = block(rows, len(everything))
             result["splits"] = {}
             for name, items in sets.items():

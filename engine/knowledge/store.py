@@ -843,6 +843,18 @@ class KnowledgeBase:
                     found[r[0]] = r
         return [Chunk(*found[cid]) for cid in ids if cid in found]
 
+    def document_texts(self, doc_ids: Sequence[str]) -> dict[str, str]:
+        """The whole text of each document asked for (unknown ids left out)."""
+        found: dict[str, str] = {}
+        ids = list(dict.fromkeys(doc_ids))
+        with self._lock:
+            db = self._connect()
+            for start in range(0, len(ids), 500):  # SQLite limits bound parameters
+                part = ids[start : start + 500]
+                marks = ",".join("?" * len(part))
+                found.update(db.execute(f"SELECT doc_id, text FROM documents WHERE doc_id IN ({marks})", part))
+        return found
+
     def document_titles(self) -> list[tuple[str, str]]:
         """(doc id, title) of every document."""
         db = self._connect()

@@ -243,3 +243,10 @@ def _minimal_pdf(text: str) -> bytes:
         out += b"%010d 00000 n \n" % offset
     out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
     return bytes(out)
+
+
+def test_document_texts_are_the_whole_documents_asked_for(tmp_path):
+    kb = make_kb(tmp_path / "kb").open()
+    texts = kb.document_texts(["d/3", "d/1", "d/missing", "d/1"])
+    assert texts == {"d/3": DOCS[2].text, "d/1": DOCS[0].text}
+    assert kb.document_texts([]) == {}
