@@ -47,6 +47,7 @@ from engine.agent.support import (ALERT, NOTICE, PROFILE, Evidence, Support, Sup
 from engine.clinical.drug_alerts import class_names
 from engine.clinical.lexicon import english_names
 from engine.clinical.slot_model import NAMING_SLOTS, TOPIC_SLOTS, only_asked_about
+from engine.knowledge.boilerplate import normalised
 from engine.knowledge.corpus import title_question
 from engine.knowledge.questions import MEDICINE_PAGE_QTYPES, question_kinds, title_facets
 from engine.text import (has_hangul, hangul_share, is_negated, latin_letters, latin_words, medical_words,
@@ -749,6 +750,20 @@ def candidates(evidence: Sequence[Evidence]) -> list[Evidence]:
 
 
 # A name of this many words or more stands for the longer names that contain it (`Topic.holds_name`).
+def without_boilerplate(pool: list[Evidence], pairs: dict[str, tuple[Evidence, Evidence]],
+                        boilerplate: frozenset[str]) -> tuple[list[Evidence], int]:
+    """The pool without the knowledge base's boilerplate: a sentence it repeats on many pages, or a
+    pronoun pair (`pairs`) either of whose sentences it repeats."""
+    if not boilerplate:
+        return pool, 0
+
+    def repeated(item: Evidence) -> bool:
+        return any(normalised(e.text) in boilerplate for e in pairs.get(item.text, (item,)))
+
+    kept = [item for item in pool if not repeated(item)]
+    return kept, len(pool) - len(kept)
+
+
 NAME_KIND_WORDS = 2
 
 
@@ -1267,11 +1282,13 @@ def _profile_line(profile_summary: str, language: str) -> str:
 
 def compose(*, question: str, language: str, slots: dict, documents: Sequence, checker: SupportChecker,
             alerts: Sequence[dict] = (), profile_summary: str = "", about_patient: bool = False,
-            plan=None) -> Composition:
+            plan=None, boilerplate: frozenset[str] = frozenset()) -> Composition:
     """Compose the answer; `checker.embedder` embeds (the engine's sentence-transformers model).
     `plan` is the knowledge base's query plan for the question (its focus concepts), used
     for a long message: its sentences are scored against "focus + asked kind", since the
-    whole message (history, worries, thanks) is far from every passage sentence."""
+    whole message (history, worries, thanks) is far from every passage sentence.
+    `boilerplate`: sentences the knowledge base repeats on many pages (engine.knowledge.boilerplate),
+    never quoted."""
     message = is_message(question)
     # "My child was diagnosed with croup. What are the symptoms?" asks for symptoms.
     kind = asked_kind(question, slots)
@@ -1290,8 +1307,12 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     evidence = evidence_from(documents, used)
     joined = pronoun_pairs(evidence)
     pool = candidates(evidence) + [Evidence(before.source, text, before.position) for text, (before, _) in joined.items()]
+    pool, repeated = without_boilerplate(pool, joined, boilerplate)
     decisions = [f"compose: question kind {kind}; {len(pool)} candidate sentences from passages "
                  f"{', '.join(map(str, used)) or 'none'}"]
+    if repeated:
+        decisions.append(f"compose: {repeated} sentences left out: the knowledge base repeats them word for word on "
+                         f"many pages (its sites' boilerplate)")
     if focus:
         decisions.append(f"compose: a long message; sentences scored against its focus ({len(focus)} concepts) "
                          f"and question kind")

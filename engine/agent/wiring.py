@@ -68,7 +68,10 @@ class ClinicalService:
 
 class KnowledgeService:
     def __init__(self, retriever):
+        from engine.knowledge.boilerplate import Boilerplate
+
         self.retriever = retriever
+        self._boilerplate = Boilerplate()
 
     def search(self, query: str, k: int, *, profile: dict | None, expand: bool, docs_budget: int,
                bm25: bool, dense: bool) -> list[Passage]:
@@ -90,6 +93,12 @@ class KnowledgeService:
         if translator is None or not query.strip():
             return None
         return translator.plan(query, getattr(self.retriever, "kb", None))
+
+    def boilerplate(self) -> frozenset[str]:
+        """The sentences the knowledge base repeats on many pages (engine.knowledge.boilerplate),
+        which the composer never quotes; none without a knowledge base folder."""
+        kb = getattr(self.retriever, "kb", None)
+        return self._boilerplate.sentences(kb) if kb is not None else frozenset()
 
     def searched(self, query: str, expand: bool) -> str:
         """The English query that `search` looks up for `query` ("hypothyroidism symptoms"),

@@ -108,10 +108,18 @@ def query_plan(services, text: str):
         return None
 
 
+def boilerplate(services) -> frozenset[str]:
+    """The knowledge base's repeated sentences (engine.knowledge.boilerplate), none when the
+    knowledge service cannot say."""
+    sentences = getattr(services.knowledge, "boilerplate", None)
+    return sentences() if sentences is not None else frozenset()
+
+
 def _compose(state, services, checker: SupportChecker, about_patient: bool) -> Composition:
     return compose(question=state.text, language=state.language, slots=state.slots, documents=state.documents,
                    checker=checker, alerts=state.alerts, profile_summary=state.profile_summary,
-                   about_patient=about_patient, plan=query_plan(services, state.text))
+                   about_patient=about_patient, plan=query_plan(services, state.text),
+                   boilerplate=boilerplate(services))
 
 
 def _collect(services, messages: list[dict], max_tokens: int) -> tuple[str, bool]:

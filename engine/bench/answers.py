@@ -211,6 +211,10 @@ class LeaveOut:
         plan = getattr(self.inner, "plan", None)
         return plan(query) if plan is not None else None
 
+    def boilerplate(self) -> frozenset[str]:
+        boilerplate = getattr(self.inner, "boilerplate", None)
+        return boilerplate() if boilerplate is not None else frozenset()
+
 
 def mode_settings(base, mode: str):
     answer = {"llm": {}, "agent": {"writer": "model", "support_check": False},

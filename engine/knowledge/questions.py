@@ -268,7 +268,7 @@ class QuestionIndex:
         self._products: dict[tuple[str, ...], list[str]] = {}
 
     def refresh(self, kb) -> "QuestionIndex":
-        version = (id(kb), kb.size, getattr(kb.manifest, "rows_sha", None), getattr(kb.manifest, "built_at", None))
+        version = kb.version
         with self._lock:
             if version == self._version:
                 return self

@@ -843,12 +843,15 @@ class KnowledgeBase:
                     found[r[0]] = r
         return [Chunk(*found[cid]) for cid in ids if cid in found]
 
-    def document_texts(self, doc_ids: Sequence[str]) -> dict[str, str]:
-        """The whole text of each document asked for (unknown ids left out)."""
+    def document_texts(self, doc_ids: Sequence[str] | None = None) -> dict[str, str]:
+        """The whole text of each document asked for (unknown ids left out); every document's
+        without `doc_ids`."""
         found: dict[str, str] = {}
-        ids = list(dict.fromkeys(doc_ids))
         with self._lock:
             db = self._connect()
+            if doc_ids is None:
+                return dict(db.execute("SELECT doc_id, text FROM documents"))
+            ids = list(dict.fromkeys(doc_ids))
             for start in range(0, len(ids), 500):  # SQLite limits bound parameters
                 part = ids[start : start + 500]
                 marks = ",".join("?" * len(part))
@@ -892,3 +895,10 @@ class KnowledgeBase:
     @property
     def size(self) -> int:
         return len(self.chunk_ids)
+
+    @property
+    def version(self) -> tuple:
+        """Changes whenever the documents do (a build, an added or removed document, another
+        folder): what is derived from them (`questions.QuestionIndex`, `boilerplate`) is kept
+        until it changes."""
+        return (id(self), self.size, getattr(self.manifest, "rows_sha", None), getattr(self.manifest, "built_at", None))

@@ -1686,3 +1686,39 @@ def test_an_answer_none_of_whose_quotes_speaks_to_the_asked_kind_says_so_in_its_
     assert off_kind_lead("side_effects", "이뇨제", "ko").startswith("이뇨제의 부작용에 관해 직접 다룬 문장은")
     assert "confirm any dose" in off_kind_lead("dosage", "naproxen", "en")
     assert off_kind_lead("dosage", "나프록센", "ko").endswith("약사나 의사와 확인하세요.")
+
+
+FREQUENCY_NOTE = "Sometimes, no information on frequency is available."
+RARE_SYMPTOMS = Passage("gard/foo", "Symptoms of Foo syndrome include short stature, a heart defect and delayed "
+                        "speech. Most children with Foo syndrome have feeding problems in infancy. "
+                        f"The frequency may also be listed as a fraction. {FREQUENCY_NOTE}",
+                        title="What are the symptoms of Foo syndrome ?")
+
+
+def test_the_knowledge_base_s_boilerplate_is_never_quoted(minilm):
+    """A sentence the knowledge base repeats on many pages (GARD's note on its frequency table) says
+    nothing of this topic: it is quoted when nothing says it is boilerplate, and left out when it is."""
+    def sourced(boilerplate):
+        composition = compose(question="What are the symptoms of Foo syndrome?", language="en", slots={},
+                              documents=[RARE_SYMPTOMS], checker=SupportChecker(minilm), boilerplate=boilerplate)
+        return [s.text for s in composition.sentences if s.kind == "sourced"], composition.decisions
+
+    quoted, _ = sourced(frozenset())
+    assert FREQUENCY_NOTE in quoted
+    repeated = frozenset({FREQUENCY_NOTE, "The frequency may also be listed as a fraction."})
+    quoted, decisions = sourced(repeated)
+    assert quoted and not set(quoted) & repeated
+    assert any("2 sentences left out" in d and "boilerplate" in d for d in decisions)
+
+
+def test_a_pronoun_pair_is_left_out_with_its_boilerplate_sentence():
+    from engine.agent.composer import without_boilerplate
+    from engine.agent.support import Evidence
+
+    head = Evidence(1, "Keep all appointments with your doctor.", 0)
+    follower = Evidence(1, "It helps to write down your questions.", 1)
+    other = Evidence(1, "Amlodipine can cause swollen ankles.", 2)
+    pair = Evidence(1, f"{head.text} {follower.text}", 0)
+    kept, left_out = without_boilerplate([head, follower, other, pair], {pair.text: (head, follower)},
+                                         frozenset({"Keep all appointments with your doctor."}))
+    assert kept == [follower, other] and left_out == 2

@@ -72,3 +72,33 @@ def test_chat_script_fifteen_turns_with_real_services(tmp_path, chartside_home, 
     assert turns[14]["trace"]["nodes"][0] == "extract_and_triage"
     mean_calls = sum(t["trace"]["llm_calls"] for t in turns) / len(turns)
     assert mean_calls <= 1.6
+
+
+GARD_NOTE = "Much of this information comes from a European rare disease database."
+
+
+@pytest.mark.real_model
+def test_an_answer_never_quotes_what_the_knowledge_base_repeats_on_many_pages(tmp_path, chartside_home, monkeypatch,
+                                                                            capsys, minilm):
+    """Twelve rare-disease symptom pages that each end with the same note on where the table comes from: `ask`
+    (real model, MiniLM, BM25 + FAISS, the composer) quotes the page's symptoms and never that note."""
+    from engine.knowledge import IndexParams, KnowledgeBase
+    from engine.knowledge.corpus import Document
+    from engine.settings import Settings
+
+    signs = ["short stature", "a heart defect", "delayed speech", "hearing loss", "cleft palate", "seizures",
+             "kidney cysts", "curved fingers", "low muscle tone", "a small jaw", "wide-set eyes", "flat feet"]
+    docs = [Document(f"gard/{n}", f"What are the symptoms of Syndrome {n} ?",
+                     f"Signs and symptoms of Syndrome {n} include {sign} and feeding problems. {GARD_NOTE}")
+            for n, sign in enumerate(signs)]
+    kb = KnowledgeBase(tmp_path / "kb", minilm.inner, IndexParams.from_settings(Settings()),
+                       corpus_source=lambda: list(docs), corpus_version=lambda: "boilerplate-v1").open()
+    monkeypatch.setattr(engine.knowledge, "open_default", lambda *args, **kwargs: kb)
+    monkeypatch.setattr(engine.knowledge, "make_embedder", lambda *args, **kwargs: minilm.inner)
+    monkeypatch.setenv("CHARTSIDE_PASSPHRASE", "test passphrase")
+
+    assert main(["ask", "--json", "What are the symptoms of Syndrome 3?"]) == 0
+    turn = json.loads(capsys.readouterr().out)
+    assert "delayed speech" in turn["answer"]
+    assert GARD_NOTE not in turn["answer"]
+    assert any("boilerplate" in d for d in turn["trace"]["decisions"])
