@@ -11,7 +11,8 @@
    knowledge-base question, "What are the treatments for Asthma ?") or on a page that
    answers an aside (research, support groups), its passage's rank, and its shape;
    a list item that only names a group of people ("People who have weak immune systems …")
-   is no candidate; a sentence that opens with a bare pronoun ("It", "Some remove …", "If you
+   is no candidate, nor a sentence the knowledge base repeats on many pages (its sites'
+   boilerplate, engine.knowledge.boilerplate); a sentence that opens with a bare pronoun ("It", "Some remove …", "If you
    do, …") is chosen only with the sentence before it ("Croup is an inflammation
    ... It causes a barking cough ..."), quoted as those two sentences; a list item whose head was
    lost with the page's layout ("is used to treat ...") is no candidate. A question about a
