@@ -12,8 +12,8 @@
    answers an aside (research, support groups), its passage's rank, and its shape;
    a list item that only names a group of people ("People who have weak immune systems …")
    is no candidate, nor a sentence the knowledge base repeats on many pages (its sites'
-   boilerplate, engine.knowledge.boilerplate); a sentence that opens with a bare pronoun ("It", "Some remove …", "If you
-   do, …") is chosen only with the sentence before it ("Croup is an inflammation
+   boilerplate, engine.knowledge.boilerplate); a sentence that opens with a bare pronoun ("It",
+   "Some remove …", "If you do, …") is chosen only with the sentence before it ("Croup is an inflammation
    ... It causes a barking cough ..."), quoted as those two sentences; a list item whose head was
    lost with the page's layout ("is used to treat ...") is no candidate. A question about a
    medicine quotes only sentences that name it or come from its own pages, and one about what
@@ -750,7 +750,6 @@ def candidates(evidence: Sequence[Evidence]) -> list[Evidence]:
     return out
 
 
-# A name of this many words or more stands for the longer names that contain it (`Topic.holds_name`).
 def without_boilerplate(pool: list[Evidence], pairs: dict[str, tuple[Evidence, Evidence]],
                         boilerplate: frozenset[str]) -> tuple[list[Evidence], int]:
     """The pool without the knowledge base's boilerplate: a sentence it repeats on many pages, or a
@@ -765,6 +764,7 @@ def without_boilerplate(pool: list[Evidence], pairs: dict[str, tuple[Evidence, E
     return kept, len(pool) - len(kept)
 
 
+# A name of this many words or more stands for the longer names that contain it (`Topic.holds_name`).
 NAME_KIND_WORDS = 2
 
 
