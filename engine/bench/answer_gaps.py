@@ -2,7 +2,7 @@
 
 Nugget recall says how many of a question's fact groups an answer met, not why the others were
 missed. Each fact group is put in the first of these that holds, matched as the grader matches
-(`engine.bench.answers.phrase_in`):
+(`engine.bench.grading.phrase_in`):
 
 - `answered`: the answer states it;
 - `in_first_passages`: a passage among the first FIRST_PASSAGES the turn retrieved holds it (the
@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from engine.bench.grading import phrase_in
 from engine.knowledge.questions import QuestionIndex, title_facets
 
 CATEGORIES = ("answered", "in_first_passages", "in_later_passages", "on_topic_pages", "absent")
@@ -32,8 +33,6 @@ FIRST_PASSAGES = 5
 def fact_standing(group: Sequence[str], answer: str, first: Sequence[str], later: Sequence[str],
                   topic_pages: Sequence[str]) -> str:
     """The first of CATEGORIES that holds for one fact group (any-of phrases)."""
-    from engine.bench.answers import phrase_in
-
     def holds(texts: Sequence[str]) -> bool:
         return any(phrase_in(phrase, text) for text in texts for phrase in group)
 

@@ -145,7 +145,8 @@ class ReferenceGrader:
 
     def grade(self, conversation: str, turn: int, text: str, result: dict) -> dict:
         """The turn's metrics (empty for a turn without reference facts)."""
-        from engine.bench.answers import nugget_recall, score_support, turn_documents, wrong_claim
+        from engine.bench.answers import score_support, turn_documents
+        from engine.bench.grading import nugget_recall, wrong_claim
 
         reference = self.references.get((conversation, turn))
         if reference is None:

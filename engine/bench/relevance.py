@@ -58,6 +58,7 @@ def recording_features():
 def pools(engine, items: list[dict], progress=None) -> list[tuple[np.ndarray, np.ndarray]]:
     """Per question, its candidates' feature rows and whether each holds one of its fact phrases."""
     from engine.bench import answers
+    from engine.bench.grading import phrase_in
 
     model = engine.llm.info("generate").name
     settings = answers.mode_settings(engine.settings, "composer")
@@ -71,7 +72,7 @@ def pools(engine, items: list[dict], progress=None) -> list[tuple[np.ndarray, np
                 rows.setdefault(text, row)
         if rows:
             phrases = [p for group in item["nuggets"] for p in group]
-            labels = np.array([any(answers.phrase_in(p, text) for p in phrases) for text in rows], dtype=float)
+            labels = np.array([any(phrase_in(p, text) for p in phrases) for text in rows], dtype=float)
             out.append((np.array(list(rows.values())), labels))
         if progress:
             progress(n, len(items))
