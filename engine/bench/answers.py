@@ -23,7 +23,7 @@ Per mode:
 - `p50_ms`, `p95_ms` (whole turn), with the first answer of a mode (cold) apart.
 Without `--set`: the team's sets (resources/eval/answers, each reported apart; its README says which were
 looked at while building and from when: the `dev` sets from the start, the older held-out sets after
-they had been reported, `heldout6` to `heldout11` never) and LiveQA-Med 2017 questions answered with each
+they had been reported, `heldout6` to `heldout12` never) and LiveQA-Med 2017 questions answered with each
 question's own judged answers removed from the search results (leave-question-out),
 scored by ROUGE-L F1 and embedding cosine against its best-graded judged answers.
 """
@@ -50,7 +50,7 @@ MODES = ("llm", "agent", "composer", "composer+model")
 # composer, so that the bench grades against the target and not against the engine's own setting.
 HANGUL_TARGET = 0.4
 SETS = ("dev", "dev2", "dev3", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7",
-        "heldout8", "heldout9", "heldout10", "heldout11")
+        "heldout8", "heldout9", "heldout10", "heldout11", "heldout12")
 SOURCE_CHECK_K = 5
 
 

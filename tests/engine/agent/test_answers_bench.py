@@ -36,7 +36,8 @@ def test_team_sets_are_well_formed_and_split_by_topic():
     share = len(sets["heldout"]) / (len(sets["dev"]) + len(sets["heldout"]))
     assert 0.25 <= share <= 0.35
     assert all(len(sets[name]) >= 40 for name in ("dev2", "dev3", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6",
-                                                   "heldout7", "heldout8", "heldout9", "heldout10", "heldout11"))
+                                                   "heldout7", "heldout8", "heldout9", "heldout10", "heldout11",
+                                                   "heldout12"))
 
 
 def test_the_hangul_target_is_reported_per_answer_not_only_on_average():
