@@ -1293,6 +1293,23 @@ def test_the_infection_or_the_condition_leans_on_the_sentence_before():
     assert list(pronoun_pairs([before, after]).values()) == [(before, after)]
 
 
+def test_what_happens_next_leans_on_the_sentence_before():
+    """"But then the vocal cords … become swollen, causing the hoarseness" follows what croup starts
+    as; alone it says neither what happens first nor which hoarseness. Quoted, it comes with the
+    sentence before it."""
+    from engine.agent.composer import leans_on_the_sentence_before, pronoun_pairs
+    from engine.agent.support import Evidence
+
+    assert leans_on_the_sentence_before("Then the virus spreads to the lungs.")
+    assert leans_on_the_sentence_before("Later on, the joints may become stiff.")
+    assert not leans_on_the_sentence_before("Thenar muscles may become weak.")
+    assert not leans_on_the_sentence_before("Next is a blood test to check the iron level.")
+    assert not leans_on_the_sentence_before("The cough then gets worse at night.")
+    before = Evidence("3", "Croup often starts out like a cold.", 2)
+    after = Evidence("3", "But then the vocal cords and windpipe become swollen, causing the hoarseness and the cough.", 3)
+    assert list(pronoun_pairs([before, after]).values()) == [(before, after)]
+
+
 def test_a_rare_disease_symptom_table_is_not_quoted():
     from engine.agent.composer import candidates
     from engine.agent.support import Evidence
