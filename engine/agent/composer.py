@@ -355,6 +355,11 @@ def only_names(sentence: str) -> bool:
 
 
 _SIDE_EFFECTS_NAMED = re.compile(r"\bside effects?\b|\badverse\b", re.I)
+# Outside a question about a medicine, a sentence is about taking things together only if it names
+# something taken (these words or a medicine of the lexicon): "A computer puts the pictures together …"
+# (a virtual colonoscopy) or "Severe bleeding may require first aid" are not.
+_NAMES_SOMETHING_TAKEN = re.compile(r"\binteract|\bdrugs?\b|\bmedicines?\b|\bmedications?\b|\bpills?\b|\balcohol"
+                                    r"|\bsupplements?\b|\bprescri|\bherbs?\b|\bherbal\b", re.I)
 # A sentence whose subject is a bare pronoun says something about whatever its passage
 # spoke of before ("However, it is caused by calcium phosphate" is about pseudogout; "Examples of
 # these diseases include HIV", "Some remove extra fluid and salt from the body", "If you do, I.V.
@@ -625,7 +630,8 @@ def facet(sentence: str, kind: str = "", medicine: bool = False, food: bool = Fa
     that says what it lists ("Other causes of fever include ...") is about that; one
     that fits the asked kind is about the asked kind ("Gallstones can cause sudden pain" answers
     "what are the symptoms?"), and so is one about food for a question about what to eat; nausea or
-    a rash are side effects only of a medicine."""
+    a rash are side effects only of a medicine, and outside a question about a medicine only a
+    sentence that names something taken is about taking things together."""
     opening = _PURPOSE.match(sentence)
     if opening:
         return next(name for name, verbs in _PURPOSE_VERBS.items() if opening.group(1).lower() in verbs)
@@ -643,8 +649,14 @@ def facet(sentence: str, kind: str = "", medicine: bool = False, food: bool = Fa
         if _FACET_CUES[name].search(sentence):
             if name == "side_effects" and not medicine and not _SIDE_EFFECTS_NAMED.search(sentence):
                 return "symptoms"
+            if name == "interaction" and not medicine and not names_something_taken(sentence):
+                continue
             return name
     return "other"
+
+
+def names_something_taken(sentence: str) -> bool:
+    return bool(_NAMES_SOMETHING_TAKEN.search(sentence) or _names_of("medication").search(sentence))
 
 
 def _a_test_for_a_symptom(sentence: str, kind: str) -> bool:

@@ -727,6 +727,12 @@ def test_a_quote_is_labelled_by_its_purpose_the_asked_kind_and_whether_a_medicin
     assert facet("Aspirin may cause nausea and an upset stomach.", "side_effects", medicine=True) == "side_effects"
     assert facet("Common reactions are nausea and an upset stomach.", "", medicine=True) == "side_effects"
     assert facet("Side effects can include soreness and redness where the shot was given.") == "side_effects"
+    # Outside a question about a medicine, "together" or "bleeding" alone is no interaction.
+    assert facet("A computer puts the pictures together to create detailed images of the colon.",
+                 "diagnosis") == "other"
+    assert facet("Severe bleeding may require first aid or a trip to the emergency room.", "what_to_do") == "what_to_do"
+    assert facet("Do not take aspirin together with warfarin.", "diagnosis") == "interaction"
+    assert facet("A computer puts the pictures together.", "", medicine=True) == "interaction"
     # "the rest of your body" is no advice to rest.
     assert facet("Your blood does not carry enough oxygen to the rest of your body.", "what_to_do") != "what_to_do"
     assert facet("Get plenty of rest and drink fluids.", "what_to_do") == "what_to_do"
