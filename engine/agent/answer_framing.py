@@ -302,10 +302,13 @@ def korean_key_terms(sentence: str, limit: int = 8) -> list[str]:
 # A sentence that speaks of eating, foods or nutrients.
 FOOD_CUES = re.compile(r"\beat|\bfoods?\b|\bdiet|\bnutri|\bmeals?\b|\brich in\b|\bfruits?\b|\bvegetables?\b"
                        r"|\bwhole grains?\b|\bmeat\b|\bdairy\b|\bsupplements?\b", re.I)
-# Words whose Korean name is a food's only where the sentence speaks of food, cooking or allergy:
-# lice and ovaries have eggs too ("kill eggs" is 알, not 달걀).
-_FOOD_SENSE = {"egg": "알", "eggs": "알"}
-_FOOD_CONTEXT = re.compile(r"\ballerg|\bcook|\bprotein", re.I)
+# Words whose Korean name holds only where the sentence speaks of its sense (word -> that context, the
+# name elsewhere): an egg is a food's (달걀) only beside food, cooking or allergy, since lice and ovaries
+# have eggs too ("kill eggs" is 알); a lens is the eye's (수정체) only beside the eye, since an endoscope
+# has one too ("a thin, tube-like instrument with a light and a lens for viewing" is 렌즈).
+_FOOD_CONTEXT = re.compile(rf"{FOOD_CUES.pattern}|\ballerg|\bcook|\bprotein", re.I)
+_EYE_CONTEXT = re.compile(r"\beyes?\b|\bcataract|\bvision\b|\bsight\b|\bretina|\bpupil|\bcornea|\bocular", re.I)
+_SENSES = {"egg": (_FOOD_CONTEXT, "알"), "eggs": (_FOOD_CONTEXT, "알"), "lens": (_EYE_CONTEXT, "렌즈")}
 
 
 # A word made into a likeness names what something resembles, not what it is: "flu-like symptoms" are
@@ -321,12 +324,12 @@ def _key_terms(sentence: str, limit: int) -> tuple[str, ...]:
     """Cached: a Korean answer is rendered several times while it is fitted to its Hangul share."""
     found: list[str] = []
     names = key_term_names()
-    about_food = bool(FOOD_CUES.search(sentence) or _FOOD_CONTEXT.search(sentence))
     for match in _key_term_pattern().finditer(sentence):
         if _LIKENESS.match(sentence, match.end()) or _DENIED.search(sentence, 0, match.start()):
             continue
         word = match.group(1).lower()
-        name = names.get(word) if about_food or word not in _FOOD_SENSE else _FOOD_SENSE[word]
+        context, elsewhere = _SENSES.get(word, (None, ""))
+        name = names.get(word) if context is None or context.search(sentence) else elsewhere
         if name and name not in found:
             found.append(name)
         if len(found) >= limit:

@@ -227,6 +227,9 @@ def test_korean_key_terms_name_the_concepts_and_medical_words_of_a_sentence():
     # A word's food sense only where the sentence speaks of food; a cold pack is no common cold.
     assert korean_key_terms("Some pediculicides have an ovicidal effect (kill eggs).")[-1] == "알"
     assert "달걀" in korean_key_terms("Eat foods such as eggs and meat.")
+    # The eye's lens only beside the eye: an endoscope's lens is 렌즈.
+    assert korean_key_terms("A colonoscope is a thin, tube-like instrument with a light and a lens for viewing.") == ["렌즈"]
+    assert "수정체" in korean_key_terms("A cataract is a clouding of the lens in the eye.")
     assert korean_key_terms("Apply a cold pack to the area.") == ["바르기", "냉찜질"]
     # A likeness names what something resembles, not what it is.
     assert "머리카락" not in korean_key_terms("The airways are lined with hair-like structures called cilia.")
