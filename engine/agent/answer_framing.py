@@ -278,8 +278,10 @@ def key_term_names() -> dict[str, str]:
 
 
 def _pattern(names) -> re.Pattern:
+    """The names, each also in its plural ("lenses", "rashes", "viruses" as well as "cysts")."""
     ordered = sorted(names, key=len, reverse=True)
-    return re.compile(r"\b(" + "|".join(re.escape(n) for n in ordered) + r")s?\b", re.IGNORECASE)
+    return re.compile(r"\b(" + "|".join(re.escape(n) for n in ordered) + r")(?:s|(?<=[sxz])es|(?<=[cs]h)es)?\b",
+                      re.IGNORECASE)
 
 
 @lru_cache(maxsize=1)

@@ -230,6 +230,9 @@ def test_korean_key_terms_name_the_concepts_and_medical_words_of_a_sentence():
     # The eye's lens only beside the eye: an endoscope's lens is 렌즈.
     assert korean_key_terms("A colonoscope is a thin, tube-like instrument with a light and a lens for viewing.") == ["렌즈"]
     assert "수정체" in korean_key_terms("A cataract is a clouding of the lens in the eye.")
+    # Plurals in -es count as their word ("mouthwashes", "lenses"), not only those in -s.
+    assert korean_key_terms("Mouthwashes may make your breath fresher.")[0] == "구강 청결제"
+    assert korean_key_terms("Lenses for the eyes can correct vision.")[0] == "수정체"
     assert korean_key_terms("Apply a cold pack to the area.") == ["바르기", "냉찜질"]
     # A likeness names what something resembles, not what it is.
     assert "머리카락" not in korean_key_terms("The airways are lined with hair-like structures called cilia.")
