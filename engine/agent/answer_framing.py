@@ -107,6 +107,7 @@ TEXTS = {
         "unrecognised": "No medical term of this question was recognised, so no source can be matched to it and "
                         "no answer is given; name the condition, symptom or medicine (an English name works too).",
         "key_terms": "",
+        "unquoted": "Also named in other sentences of the sources {sources}: {terms}.",
         "how_to_read": "",
         "weak": "Some sentences were left out because no source supported them.",
         "off_kind": "The sentences found do not seem to speak directly to {what}; what the sources say:",
@@ -321,10 +322,15 @@ _LIKENESS = re.compile(r"-like\b", re.I)
 _DENIED = re.compile(r"\b(?:no|not|never|without)\s+(?:\w+\s+){0,2}$", re.I)
 
 
-@lru_cache(maxsize=1024)
 def _key_terms(sentence: str, limit: int) -> tuple[str, ...]:
-    """Cached: a Korean answer is rendered several times while it is fitted to its Hangul share."""
-    found: list[str] = []
+    return tuple(name for name, _ in _key_term_matches(sentence, limit))
+
+
+@lru_cache(maxsize=1024)
+def _key_term_matches(sentence: str, limit: int) -> tuple[tuple[str, str], ...]:
+    """(Korean name, the words as the sentence writes them) of each key term. Cached: a Korean
+    answer is rendered several times while it is fitted to its Hangul share."""
+    found: dict[str, str] = {}
     names = key_term_names()
     for match in _key_term_pattern().finditer(sentence):
         if _LIKENESS.match(sentence, match.end()) or _DENIED.search(sentence, 0, match.start()):
@@ -333,10 +339,10 @@ def _key_terms(sentence: str, limit: int) -> tuple[str, ...]:
         context, elsewhere = _SENSES.get(word, (None, ""))
         name = names.get(word) if context is None or context.search(sentence) else elsewhere
         if name and name not in found:
-            found.append(name)
+            found[name] = match.group(0).lower()
         if len(found) >= limit:
             break
-    return tuple(found)
+    return tuple(found.items())
 
 
 # Key terms that name the kind of fact ("증상" in a symptoms answer) or a person, not a fact.
@@ -379,6 +385,38 @@ def _cited_terms(sentences: Sequence[tuple[str, int]], lead_text: str, other_sor
             if source not in numbers:
                 numbers.append(source)
     return cited
+
+
+# What a term of the English "also named" line is not: words that say who, how, how long or what
+# sort of fact (a list of terms shows no sentence to qualify; "chronic" or "risk" alone names nothing).
+_NOT_NAMED_EN = frozenset({"어린이", "의료진", "나이", "성인", "영아", "여성", "남성", "몸", "가족", "만성", "급성",
+                           "위험", "위험 요인", "합병증", "장애", "환경", "과다", "정신", "정서", "에너지", "압력",
+                           "힘", "손상", "피하기", "바르기", "연구", "노출", "세포", "검사", "약"})
+
+
+def also_named(sentences: Sequence[tuple[str, int]], said: str, limit: int = TERMS_LISTED) -> str:
+    """The English answer's line naming what the backed sentences it weighed but does not quote
+    say (it quotes at most six): their key terms as the sources write them, each with its [n],
+    less the words the answer already shows (`said`: its lead and quotes) and words that name
+    no fact on their own (`_NOT_NAMED_EN`). The line lists what those sentences name and claims
+    nothing of its own; the caller gives none that denies something. Empty when nothing is left."""
+    said_words = set(tokenize(said))
+    left_out = _GIST_GENERIC | qualifier_names() | _NOT_NAMED_EN
+    cited: dict[str, tuple[str, list[int]]] = {}
+    for text, source in sentences:
+        for name, words in _key_term_matches(text, limit * 2):
+            if name in left_out or set(tokenize(words)) <= said_words:
+                continue
+            if name not in cited and len(cited) >= limit:
+                break
+            _, numbers = cited.setdefault(name, (words, []))
+            if source not in numbers:
+                numbers.append(source)
+    if not cited:
+        return ""
+    sources = "".join(f"[{n}]" for n in dict.fromkeys(n for _, n in sentences))
+    terms = ", ".join(f"{words} {''.join(f'[{n}]' for n in numbers)}" for words, numbers in cited.values())
+    return TEXTS["en"]["unquoted"].format(sources=sources, terms=terms)
 
 
 def _listed(cited: dict[str, list[int]], limit: int) -> str:

@@ -58,6 +58,9 @@ from engine.text import (has_hangul, hangul_share, is_negated, latin_letters, la
 # and its glance and unquoted lines name in Korean what the others say (each line lists at most
 # answer_framing.TERMS_LISTED terms, so weighing more sentences names more facts, not longer lines).
 MIN_SENTENCES, MAX_SENTENCES, MAX_SENTENCES_KO = 3, 6, 16
+# An English answer quotes up to MAX_SENTENCES and weighs this many more, whose key terms one line
+# names with their [n] (as a Korean answer's unquoted line does).
+NAMED_EN = MAX_SENTENCES_KO - MAX_SENTENCES
 HEADING_WORDS = 3  # a unit of fewer words is a heading, not a sentence
 # Words: a longer sentence is penalised (a Korean answer prefers short quotes, and is judged by the
 # quote it would show once cut at KO_TIGHTER_LETTERS[0]).
@@ -1335,6 +1338,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
         decisions.append(f"compose: a long message; sentences scored against its focus ({len(focus)} concepts) "
                          f"and question kind")
     chosen: list[tuple[Evidence, float]] = []
+    weighed: list[Evidence] = []  # an English answer's further sentences, named but not quoted
     no_medicine_page = not_together = other_topics = False
     medicine = asked.medicine or kind in MEDICINE_KINDS
     food = asks_about_food(question)
@@ -1397,20 +1401,18 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
             vectors = checker.vectors([e.text for e in pool])
             # With a topic, only its own pages have page words (`page_topic_words`).
             page_words = page_topic_words(documents, asked)
-            chosen = select(query_vector, pool, vectors, kind=kind, topic_terms=topic_terms,
-                            sources=min(len(documents), PASSAGES_USED), limit=limit,
+            weighing = dict(kind=kind, topic_terms=topic_terms, sources=min(len(documents), PASSAGES_USED),
                             longest=LONGEST_KO if language == "ko" else LONGEST, query=query,
                             answering=answering, aside=aside, food=food, pairs=joined,
                             complete_pairs=language != "ko", page_words=page_words,
                             topic_pages=set(page_words) if asked else set(),
                             quote_letters=KO_TIGHTER_LETTERS[0] if language == "ko" else 0)
-    picked, follows = [], {}
-    for e, _ in chosen:
-        before, after = joined.get(e.text, (e, None))
-        picked.append(before)
-        if after is not None:
-            picked.append(after)
-            follows[id(after)] = before
+            chosen = select(query_vector, pool, vectors, limit=limit, **weighing)
+            if language != "ko" and NAMED_EN:
+                taken = {id(e) for e, _ in chosen}
+                weighed = [e for e, _ in select(query_vector, pool, vectors, limit=limit + NAMED_EN, **weighing)
+                           if id(e) not in taken]
+    picked, follows = _with_followers(chosen, joined)
     verdicts = checker.check([e.text for e in picked], evidence)
     backed = [(e, s) for e, s in zip(picked, verdicts) if s.source is not None]
     # A pronoun sentence is quoted only after the sentence it follows.
@@ -1455,6 +1457,9 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
         lead_text = (texts["no_medicine_page"].format(name=medicine_name) if no_medicine_page and medicine_name
                      else texts["not_together"].format(name=topic) if not_together and topic
                      else texts["unrecognised"] if unrecognised else texts["nothing"])
+    if sourced and weighed:
+        unquoted = _also_named(weighed, joined, checker, evidence, documents, asked,
+                               " ".join([lead_text, *(s.text for s in sourced)]))
     lead = Support(lead_text, kind=NOTICE)
     # "General information from the cited sources" closes an answer that cites some; a declined one
     # says itself whom to ask.
@@ -1464,6 +1469,32 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     return Composition(render_composition(frame_top, lead, sourced, closing, language, reading,
                                           gist=gist, unquoted=unquoted), sentences,
                        kind, query, decisions)
+
+
+def _with_followers(chosen: Sequence[tuple[Evidence, float]], joined: dict[str, tuple[Evidence, Evidence]]
+                    ) -> tuple[list[Evidence], dict[int, Evidence]]:
+    """The chosen sentences with each pronoun follower after its sentence (`pronoun_pairs`), and
+    which sentence each follower follows (by id)."""
+    picked, follows = [], {}
+    for e, _ in chosen:
+        before, after = joined.get(e.text, (e, None))
+        picked.append(before)
+        if after is not None:
+            picked.append(after)
+            follows[id(after)] = before
+    return picked, follows
+
+
+def _also_named(weighed: Sequence[Evidence], joined, checker: SupportChecker, evidence, documents, asked: Topic,
+                said: str) -> str:
+    """The English answer's line naming the key terms of the further sentences it weighed
+    (`NAMED_EN`) that the support check backs, are about the topic and deny nothing."""
+    picked, _ = _with_followers([(e, 0.0) for e in weighed], joined)
+    verdicts = checker.check([e.text for e in picked], evidence)
+    backed = [(e, s) for e, s in zip(picked, verdicts) if s.source is not None and not is_negated(s.text)]
+    if asked and checker.concepts is not None:
+        backed = [(e, s) for e, s in backed if is_on_topic(e, documents, asked, checker.concepts)]
+    return framing.also_named([(s.text, s.source) for _, s in backed], said)
 
 
 _CUT_POINTS = re.compile(r"; |, (?:and |or )?")
@@ -1580,6 +1611,8 @@ def render_composition(frame_top: Sequence[Support], lead: Support, sourced: Seq
         blocks.append("\n".join(lines))
     else:
         body = " ".join(f"{item.text} [{item.source}]" for item in sourced)
+        if body and unquoted:
+            body = f"{body}\n{unquoted}"
         blocks.append(f"{lead.text}\n{body}" if body else lead.text)
     if closing is not None:
         blocks.append(closing.text)

@@ -1751,3 +1751,44 @@ def test_a_pronoun_pair_is_left_out_with_its_boilerplate_sentence():
     kept, left_out = without_boilerplate([head, follower, other, pair], {pair.text: (head, follower)},
                                          frozenset({"Keep all appointments with your doctor."}))
     assert kept == [follower, other] and left_out == 2
+
+
+def test_an_english_answer_names_the_key_terms_of_the_backed_sentences_it_weighs_but_does_not_quote():
+    from engine.agent.answer_framing import TERMS_LISTED, also_named, texts
+
+    said = "What causes gout, according to the sources: Gout happens when uric acid builds up in your body."
+    line = also_named([("Gout often starts in the big toe, and can affect the ankles, heels and knees.", 2),
+                       ("Chronic gout can damage the kidneys.", 3)], said)
+    assert line.startswith("Also named in other sentences of the sources [2][3]: ")
+    assert "big toe [2]" in line and "ankles [2]" in line and "kidneys [3]" in line
+    assert "gout" not in line.lower() and "uric" not in line  # the answer shows them already
+    assert "chronic" not in line.lower() and "damage" not in line  # they name no fact on their own
+    assert also_named([("It was a long day.", 1)], said) == ""
+    many = [("Symptoms include fever, cough, headache, rash, nausea, vomiting, diarrhea, dizziness, fatigue, "
+             "chills, sore throat, runny nose, back pain, chest pain, swelling and itching.", 4)]
+    assert also_named(many, "").count("[4]") == TERMS_LISTED + 1
+    assert texts("en")["unquoted"].startswith("Also named")
+
+
+def test_an_english_answer_quotes_six_sentences_and_names_what_further_backed_ones_say(minilm):
+    from engine.agent.composer import MAX_SENTENCES
+
+    gout = Passage("gout", "Gout is a kind of arthritis caused by a buildup of uric acid crystals in the joints. "
+                   "Gout usually attacks the big toe first. Gout can also affect the ankles, heels, knees and wrists. "
+                   "Uric acid comes from the breakdown of purines, which are found in liver and dried beans. "
+                   "Drinking alcohol and being overweight raise the level of uric acid. "
+                   "Some medicines, such as diuretics, raise the level of uric acid. "
+                   "A diet rich in meat and seafood can raise uric acid levels. "
+                   "Kidney disease can keep the body from removing uric acid. "
+                   "Lead poisoning can also cause gout.", title="What causes Gout ?")
+    slots = {"conditions": [{"name": "gout", "concept_id": "C0018099"}]}
+    composition = compose(question="What causes gout?", language="en", slots=slots, documents=[gout],
+                          checker=SupportChecker(minilm, lambda text: set()))
+    sourced = [s.text for s in composition.sentences if s.kind == "sourced"]
+    assert len(sourced) == MAX_SENTENCES
+    line = next(line for line in composition.text.splitlines() if line.startswith("Also named"))
+    assert re.search(r"\[1\]$|\[1\]\.$", line) and line.count("[1]") >= 2
+    # The line claims nothing: it is no sentence record, and names nothing a quote already shows.
+    assert not any(s.text.startswith("Also named") for s in composition.sentences)
+    quoted = " ".join(sourced).lower()
+    assert all(term.split(" [")[0] not in quoted for term in line.split(": ", 1)[1].rstrip(".").split(", "))
