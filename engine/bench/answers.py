@@ -10,6 +10,8 @@ Per mode:
 - `nugget_recall`: share of a question's reference-fact groups met (a group is met when
   any of its phrases occurs in the answer, case-insensitive; an English phrase not inside a
   word that negates it, a short one at a word's start), averaged over questions, and per language;
+  `nugget_recall_quoted` the same over the answer's claims alone (its sourced sentences: not the
+  lead, the Korean glance line nor the lines that name what unquoted sentences say);
 - `wrong_claim_rate`: share of answers stating a forbidden phrase (not under a denial:
   "do not drive yourself" is no claim to drive yourself);
 - `support_rate`: share of the answer's sentences (the deterministic alerts, profile
@@ -183,6 +185,7 @@ class Row:
     mode: str
     ms: float
     nuggets: float | None = None
+    quoted: float | None = None
     wrong: bool | None = None
     hangul: float | None = None
     rouge_l: float | None = None
@@ -231,6 +234,9 @@ def summarise(rows: list[Row]) -> dict:
         "nugget_recall": _mean(r.nuggets for r in rows),
         "nugget_recall_en": _mean(r.nuggets for r in en),
         "nugget_recall_ko": _mean(r.nuggets for r in ko),
+        "nugget_recall_quoted": _mean(r.quoted for r in rows),
+        "nugget_recall_quoted_en": _mean(r.quoted for r in en),
+        "nugget_recall_quoted_ko": _mean(r.quoted for r in ko),
         "wrong_claim_rate": _mean(float(r.wrong) for r in rows if r.wrong is not None),
         "support_rate": round(sum(r.support.get("supported", 0) for r in rows) / sentences, 4) if sentences else None,
         "citation_precision": round(sum(r.support.get("cited_ok", 0) for r in rows) / cited, 4) if cited else None,
@@ -250,7 +256,8 @@ def summarise(rows: list[Row]) -> dict:
             counts.add(r.lang, r.gaps)
         out["gaps"] = counts.summary()
     if not any(r.nuggets is not None for r in rows):
-        for key in ("nugget_recall", "nugget_recall_en", "nugget_recall_ko", "wrong_claim_rate"):
+        for key in ("nugget_recall", "nugget_recall_en", "nugget_recall_ko", "nugget_recall_quoted",
+                    "nugget_recall_quoted_en", "nugget_recall_quoted_ko", "wrong_claim_rate"):
             out.pop(key)
     return out
 
@@ -329,6 +336,7 @@ def run_items(engine, model_name, items, modes, base_settings, checker, *, score
             row = Row(item["id"], item["lang"], mode, round(ms, 1), answer=answer)
             if "nuggets" in item:
                 row.nuggets = nugget_recall(answer, item["nuggets"])
+                row.quoted = nugget_recall(" ".join(text for text, _ in answer_claims(result)), item["nuggets"])
                 row.wrong = wrong_claim(answer, item.get("forbidden", []))
                 if pages is not None:
                     row.gaps = standings(item, result, pages)

@@ -50,6 +50,21 @@ def test_the_hangul_target_is_reported_per_answer_not_only_on_average():
     assert summary["hangul_below_target_ko"] == 0.5
 
 
+def test_the_recall_of_the_quoted_sentences_alone_is_reported_apart():
+    from engine.bench.answers import answer_claims
+
+    rows = [Row("en-a", "en", "composer", 10.0, nuggets=1.0, quoted=0.5),
+            Row("ko-a", "ko", "composer", 10.0, nuggets=0.5, quoted=0.0)]
+    summary = summarise(rows)
+    assert summary["nugget_recall"] == 0.75 and summary["nugget_recall_quoted"] == 0.25
+    assert summary["nugget_recall_quoted_en"] == 0.5 and summary["nugget_recall_quoted_ko"] == 0.0
+    # The claims are the sourced sentences: not the lead nor a line that names terms.
+    result = {"answer": "Gout, according to the sources:\nUric acid builds up. [1]\nAlso named …: big toe [2].",
+              "sentences": [{"text": "Gout, according to the sources:", "kind": "notice"},
+                            {"text": "Uric acid builds up.", "source": 1, "kind": "sourced"}]}
+    assert answer_claims(result) == [("Uric acid builds up.", [1])]
+
+
 def test_nuggets_wrong_claims_and_hangul_share():
     nuggets = [["uric acid", "요산"], ["crystal"]]
     assert nugget_recall("Gout happens when URIC ACID builds up.", nuggets) == 0.5
