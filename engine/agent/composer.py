@@ -1612,7 +1612,7 @@ def render_composition(frame_top: Sequence[Support], lead: Support, sourced: Seq
     else:
         body = " ".join(f"{item.text} [{item.source}]" for item in sourced)
         if body and unquoted:
-            body = f"{body}\n{unquoted}"
+            body = f"{body}\n\n{unquoted}"  # its own paragraph: the GUI's Markdown joins single lines
         blocks.append(f"{lead.text}\n{body}" if body else lead.text)
     if closing is not None:
         blocks.append(closing.text)
