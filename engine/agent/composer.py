@@ -43,8 +43,8 @@ from typing import Sequence
 import numpy as np
 
 from engine.agent import answer_framing as framing
-from engine.agent.support import (ALERT, NOTICE, PROFILE, Evidence, Support, SupportChecker, evidence_from,
-                                  is_bare_list, item_headings)
+from engine.agent.support import (ALERT, NOTICE, PROFILE, Evidence, SentenceVectors, Support, SupportChecker,
+                                  evidence_from, is_bare_list, item_headings)
 from engine.clinical.drug_alerts import class_names
 from engine.clinical.lexicon import english_names
 from engine.clinical.slot_model import NAMING_SLOTS, TOPIC_SLOTS, only_asked_about
@@ -1340,6 +1340,8 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     chosen: list[tuple[Evidence, float]] = []
     weighed: list[Evidence] = []  # an English answer's further sentences, named but not quoted
     no_medicine_page = not_together = other_topics = False
+    embed = SentenceVectors(checker)
+    evidence_texts = [e.text for e in evidence]
     medicine = asked.medicine or kind in MEDICINE_KINDS
     food = asks_about_food(question)
     reading = Reading(kind, medicine, food)
@@ -1398,7 +1400,8 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
         limit = MAX_SENTENCES_KO if language == "ko" else MAX_SENTENCES
         answering, aside = page_roles(documents, kind, used, asked, checker.concepts)
         if pool:
-            vectors = checker.vectors([e.text for e in pool])
+            embed(evidence_texts)  # the passages' sentences as one batch, as the support check reads them
+            vectors = embed([e.text for e in pool])
             # With a topic, only its own pages have page words (`page_topic_words`).
             page_words = page_topic_words(documents, asked)
             weighing = dict(kind=kind, topic_terms=topic_terms, sources=min(len(documents), PASSAGES_USED),
@@ -1413,7 +1416,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
                 weighed = [e for e, _ in select(query_vector, pool, vectors, limit=limit + NAMED_EN, **weighing)
                            if id(e) not in taken]
     picked, follows = _with_followers(chosen, joined)
-    verdicts = checker.check([e.text for e in picked], evidence)
+    verdicts = checker.check([e.text for e in picked], evidence, embed=embed)
     backed = [(e, s) for e, s in zip(picked, verdicts) if s.source is not None]
     # A pronoun sentence is quoted only after the sentence it follows.
     quoted = {id(e) for e, _ in backed}
@@ -1459,7 +1462,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
                      else texts["unrecognised"] if unrecognised else texts["nothing"])
     if sourced and weighed:
         unquoted = _also_named(weighed, joined, checker, evidence, documents, asked,
-                               " ".join([lead_text, *(s.text for s in sourced)]))
+                               " ".join([lead_text, *(s.text for s in sourced)]), embed)
     lead = Support(lead_text, kind=NOTICE)
     # "General information from the cited sources" closes an answer that cites some; a declined one
     # says itself whom to ask.
@@ -1486,11 +1489,11 @@ def _with_followers(chosen: Sequence[tuple[Evidence, float]], joined: dict[str, 
 
 
 def _also_named(weighed: Sequence[Evidence], joined, checker: SupportChecker, evidence, documents, asked: Topic,
-                said: str) -> str:
+                said: str, embed: SentenceVectors) -> str:
     """The English answer's line naming the key terms of the further sentences it weighed
     (`NAMED_EN`) that the support check backs, are about the topic and deny nothing."""
     picked, _ = _with_followers([(e, 0.0) for e in weighed], joined)
-    verdicts = checker.check([e.text for e in picked], evidence)
+    verdicts = checker.check([e.text for e in picked], evidence, embed=embed)
     backed = [(e, s) for e, s in zip(picked, verdicts) if s.source is not None and not is_negated(s.text)]
     if asked and checker.concepts is not None:
         backed = [(e, s) for e, s in backed if is_on_topic(e, documents, asked, checker.concepts)]

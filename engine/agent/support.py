@@ -472,16 +472,20 @@ class SupportChecker:
         return vectors / np.maximum(norms, 1e-9)
 
     def check(self, sentences: Sequence[str], evidence: Sequence[Evidence],
-              evidence_vectors: np.ndarray | None = None, *, within: Sequence[int] | None = None) -> list[Support]:
+              evidence_vectors: np.ndarray | None = None, *, within: Sequence[int] | None = None,
+              embed: Callable[[Sequence[str]], np.ndarray | None] | None = None) -> list[Support]:
         """One `Support` per sentence (kind `sourced`); `within` limits the evidence to those
-        source numbers (citation precision: is the sentence backed by the passage it cites?)."""
+        source numbers (citation precision: is the sentence backed by the passage it cites?).
+        `embed` (default `vectors`): a `SentenceVectors` of the turn, so that sentences it has
+        already embedded are not embedded again."""
+        embed = embed or self.vectors
         texts = [strip_citations(s) for s in sentences]
         if not evidence:
             return [Support(t, support=0.0, reason="no passages") for t in texts]
         english = [i for i, t in enumerate(texts) if not has_hangul(t)]
         if evidence_vectors is None and english:
-            evidence_vectors = self.vectors([e.text for e in evidence])
-        sentence_vectors = self.vectors([texts[i] for i in english]) if english else None
+            evidence_vectors = embed([e.text for e in evidence])
+        sentence_vectors = embed([texts[i] for i in english]) if english else None
         rows = {i: row for row, i in enumerate(english)}
         passages: dict[int, str] = {}
         for item in evidence:
@@ -549,6 +553,29 @@ class SupportChecker:
 _FIRST_VERB = re.compile(r"\b(is|are|was|were|be|can|may|might|could|will|would|should|must|does|do|did|has|have|"
                          r"had|causes?|caused|happens?|occurs?|means?|refers?|includes?|affects?|leads?|results?|"
                          r"develops?|makes?|helps?|needs?|lowers?|raises?|increases?|reduces?)\b", re.I)
+
+
+class SentenceVectors:
+    """One answer's sentence vectors, each text embedded once (normalised, by `checker.vectors`).
+
+    The composer embeds the passages' sentences to choose among them, and the support check
+    embeds them again as its evidence and as the sentences it checks, twice for an English
+    answer (its quotes and the further sentences it names): on two cores that was most of a
+    composed answer's time. A text's vector also depends a little on the batch it is embedded
+    in (dynamic int8 quantisation, `engine.knowledge.dense`), so one vector per text keeps the
+    selection and the check reading the same sentence the same way."""
+
+    def __init__(self, checker: SupportChecker):
+        self._checker = checker
+        self._rows: dict[str, np.ndarray] = {}
+
+    def __call__(self, texts: Sequence[str]) -> np.ndarray | None:
+        if self._checker.embedder is None or not texts:
+            return None
+        new = [t for t in dict.fromkeys(texts) if t not in self._rows]
+        if new:
+            self._rows.update(zip(new, self._checker.vectors(new)))
+        return np.stack([self._rows[t] for t in texts])
 
 
 def subject_stems(sentence: str) -> set[str]:

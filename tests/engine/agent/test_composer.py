@@ -1792,3 +1792,34 @@ def test_an_english_answer_quotes_six_sentences_and_names_what_further_backed_on
     assert not any(s.text.startswith("Also named") for s in composition.sentences)
     quoted = " ".join(sourced).lower()
     assert all(term.split(" [")[0] not in quoted for term in line.split(": ", 1)[1].rstrip(".").split(", "))
+
+
+def test_a_composed_answer_embeds_each_passage_sentence_once(minilm):
+    """The composer's selection and both support checks of an English answer read one vector per
+    sentence: none is embedded twice."""
+    from collections import Counter
+
+    class Counting:
+        def __init__(self, inner):
+            self.inner, self.seen = inner, Counter()
+
+        def embed(self, texts):
+            self.seen.update(texts)
+            return self.inner.embed(texts)
+
+    gout = Passage("gout", "Gout is a kind of arthritis caused by a buildup of uric acid crystals in the joints. "
+                   "Gout usually attacks the big toe first. Gout can also affect the ankles, heels, knees and wrists. "
+                   "Uric acid comes from the breakdown of purines, which are found in liver and dried beans. "
+                   "Drinking alcohol and being overweight raise the level of uric acid. "
+                   "Some medicines, such as diuretics, raise the level of uric acid. "
+                   "A diet rich in meat and seafood can raise uric acid levels. "
+                   "Kidney disease can keep the body from removing uric acid. "
+                   "Lead poisoning can also cause gout.", title="What causes Gout ?")
+    slots = {"conditions": [{"name": "gout", "concept_id": "C0018099"}]}
+    counting = Counting(minilm)
+    composition = compose(question="What causes gout?", language="en", slots=slots, documents=[gout],
+                          checker=SupportChecker(counting, lambda text: set()))
+    assert "Also named" in composition.text  # both checks ran
+    sentences = [t for t in counting.seen if t.startswith(("Gout", "Uric", "Kidney", "Lead"))]
+    assert len(sentences) >= 6
+    assert all(counting.seen[t] == 1 for t in sentences)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from engine.passage import Passage
 from engine.agent.support import (
     ALERT,
@@ -317,3 +319,26 @@ def test_the_model_writer_says_once_that_it_left_sentences_out(minilm):
     assert len(notices) == 1 and notices[0].text in written.text
     assert "uric acid builds up in the body and forms crystals in a joint. [1]" in written.text
     assert "virus" not in written.text
+
+
+def test_sentence_vectors_embed_each_text_once_and_keep_the_order_asked():
+    from engine.agent.support import SentenceVectors
+    from tests.engine.agent.fakes import HashEmbedder
+
+    calls = []
+
+    class Recording(HashEmbedder):
+        def embed(self, texts):
+            calls.append(list(texts))
+            return super().embed(texts)
+
+    checker = SupportChecker(Recording())
+    vectors = SentenceVectors(checker)
+    first = vectors(["gout is arthritis", "uric acid", "gout is arthritis"])
+    again = vectors(["uric acid", "big toe", "gout is arthritis"])
+    assert calls == [["gout is arthritis", "uric acid"], ["big toe"]]
+    assert np.allclose(first[0], first[2]) and np.allclose(first[1], again[0]) and np.allclose(first[0], again[2])
+    assert np.allclose(again[1], checker.vectors(["big toe"])[0])
+    assert vectors([]) is None and SentenceVectors(SupportChecker())(["x"]) is None
+    evidence = evidence_from([GOUT])
+    assert [s.source for s in checker.check(["Gout is a painful form of arthritis."], evidence, embed=vectors)] == [1]
