@@ -1770,19 +1770,21 @@ def test_an_english_answer_names_the_key_terms_of_the_backed_sentences_it_weighs
     assert texts("en")["unquoted"].startswith("Also named")
 
 
+GOUT_CAUSES = Passage("gout", "Gout is a kind of arthritis caused by a buildup of uric acid crystals in the joints. "
+                      "Gout usually attacks the big toe first. Gout can also affect the ankles, heels, knees and "
+                      "wrists. Uric acid comes from the breakdown of purines, which are found in liver and dried "
+                      "beans. Drinking alcohol and being overweight raise the level of uric acid. "
+                      "Some medicines, such as diuretics, raise the level of uric acid. "
+                      "A diet rich in meat and seafood can raise uric acid levels. "
+                      "Kidney disease can keep the body from removing uric acid. "
+                      "Lead poisoning can also cause gout.", title="What causes Gout ?")
+GOUT_SLOTS = {"conditions": [{"name": "gout", "concept_id": "C0018099"}]}
+
+
 def test_an_english_answer_quotes_six_sentences_and_names_what_further_backed_ones_say(minilm):
     from engine.agent.composer import MAX_SENTENCES
 
-    gout = Passage("gout", "Gout is a kind of arthritis caused by a buildup of uric acid crystals in the joints. "
-                   "Gout usually attacks the big toe first. Gout can also affect the ankles, heels, knees and wrists. "
-                   "Uric acid comes from the breakdown of purines, which are found in liver and dried beans. "
-                   "Drinking alcohol and being overweight raise the level of uric acid. "
-                   "Some medicines, such as diuretics, raise the level of uric acid. "
-                   "A diet rich in meat and seafood can raise uric acid levels. "
-                   "Kidney disease can keep the body from removing uric acid. "
-                   "Lead poisoning can also cause gout.", title="What causes Gout ?")
-    slots = {"conditions": [{"name": "gout", "concept_id": "C0018099"}]}
-    composition = compose(question="What causes gout?", language="en", slots=slots, documents=[gout],
+    composition = compose(question="What causes gout?", language="en", slots=GOUT_SLOTS, documents=[GOUT_CAUSES],
                           checker=SupportChecker(minilm, lambda text: set()))
     sourced = [s.text for s in composition.sentences if s.kind == "sourced"]
     assert len(sourced) == MAX_SENTENCES
@@ -1807,17 +1809,8 @@ def test_a_composed_answer_embeds_each_passage_sentence_once(minilm):
             self.seen.update(texts)
             return self.inner.embed(texts)
 
-    gout = Passage("gout", "Gout is a kind of arthritis caused by a buildup of uric acid crystals in the joints. "
-                   "Gout usually attacks the big toe first. Gout can also affect the ankles, heels, knees and wrists. "
-                   "Uric acid comes from the breakdown of purines, which are found in liver and dried beans. "
-                   "Drinking alcohol and being overweight raise the level of uric acid. "
-                   "Some medicines, such as diuretics, raise the level of uric acid. "
-                   "A diet rich in meat and seafood can raise uric acid levels. "
-                   "Kidney disease can keep the body from removing uric acid. "
-                   "Lead poisoning can also cause gout.", title="What causes Gout ?")
-    slots = {"conditions": [{"name": "gout", "concept_id": "C0018099"}]}
     counting = Counting(minilm)
-    composition = compose(question="What causes gout?", language="en", slots=slots, documents=[gout],
+    composition = compose(question="What causes gout?", language="en", slots=GOUT_SLOTS, documents=[GOUT_CAUSES],
                           checker=SupportChecker(counting, lambda text: set()))
     assert "Also named" in composition.text  # both checks ran
     sentences = [t for t in counting.seen if t.startswith(("Gout", "Uric", "Kidney", "Lead"))]
