@@ -314,6 +314,12 @@ _EYE_CONTEXT = re.compile(r"\beyes?\b|\bcataract|\bvision\b|\bsight\b|\bretina|\
 _SENSES = {"egg": (_FOOD_CONTEXT, "알"), "eggs": (_FOOD_CONTEXT, "알"), "lens": (_EYE_CONTEXT, "렌즈")}
 
 
+# Rest as a measure ("resting the injured area", "plenty of rest"), not a heart "at rest", "the rest
+# of" nor what remains ("The rest is throughout the body in blood, muscle …" of calcium is no 휴식).
+REST_AS_CARE = r"(?<!at )(?<!the )\brest(?:ing)?\b(?! of)"
+_REST_AS_CARE = re.compile(REST_AS_CARE, re.I)
+
+
 # A word made into a likeness names what something resembles, not what it is: "flu-like symptoms" are
 # no flu (독감), "hair-like structures called cilia" no hair (머리카락).
 _LIKENESS = re.compile(r"-like\b", re.I)
@@ -336,6 +342,8 @@ def _key_term_matches(sentence: str, limit: int) -> tuple[tuple[str, str], ...]:
         if _LIKENESS.match(sentence, match.end()) or _DENIED.search(sentence, 0, match.start()):
             continue
         word = match.group(1).lower()
+        if word in ("rest", "resting") and not _REST_AS_CARE.match(sentence, match.start()):
+            continue
         context, elsewhere = _SENSES.get(word, (None, ""))
         name = names.get(word) if context is None or context.search(sentence) else elsewhere
         if name and name not in found:

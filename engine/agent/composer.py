@@ -152,8 +152,6 @@ _GENERIC_CUES = {
     "treatment": r"\btreat",
     "prevention": r"\bprevent",
 }
-# Rest is a measure ("resting the injured area"), not a heart "at rest" nor "the rest of".
-_REST = r"(?<!at )\brest(?:ing)?\b(?! of)"
 # A healthy diet or weight is a means; a child who appears healthy or otherwise healthy people are not.
 _HEALTHY_HABIT = r"(?<!appear )(?<!appears )(?<!look )(?<!looks )(?<!seem )(?<!seems )(?<!otherwise )(?<!be )\bhealthy"
 _MEANS_CUES = {
@@ -164,7 +162,7 @@ _MEANS_CUES = {
                  r"|\bover-the-counter\b|\bointments?\b|\bcreams?\b|\b(?:eye|ear|nose|nasal) drops\b"
                  r"|\bhormone|\bdrink(?:ing)? (?:lots|plenty|more|extra)\b|\blozenges?\b|\bgargl|\brelieves?\b|\bsoothes?\b"
                  r"|\bease[sd]? (?:the |your )?(?:pain|symptoms|discomfort|itch)|\bapply(?:ing)? (?:ice|heat|an? (?:cold|warm|ice))\b"
-                 r"|\bice packs?\b|\blifestyle changes?\b|\bcalori|\bphysical(?:ly)? activ|\bexercis|" + _REST,
+                 r"|\bice packs?\b|\blifestyle changes?\b|\bcalori|\bphysical(?:ly)? activ|\bexercis|" + framing.REST_AS_CARE,
     "prevention": r"\bavoid|" + _LOWERS_RISK.pattern + r"|\bprotect(s|ing)? (you|your|against|them|children|people)\b"
                   r"|\bvaccin|\bflu shot|" + _HEALTHY_HABIT + r"|\bexercise|\bquit",
 }
@@ -191,7 +189,7 @@ _FACET_CUES: dict[str, re.Pattern] = {
                               r"|\bshould not\b|\bdo not (?:take|use)\b|\bcan harm\b|\bmake \w+ worse\b|\bcaution\b"
                               r"|\bespecially if\b", re.I),
     "what_to_do": re.compile(r"\bcall\b|\bsee (a|your) (doctor|health)|\bseek\b|\bemergency\b|\bright away\b|\b911\b"
-                             r"|\bhealth care provider\b|\bshould\b|\bremove\b|\bdrink\b|" + _REST, re.I),
+                             r"|\bhealth care provider\b|\bshould\b|\bremove\b|\bdrink\b|" + framing.REST_AS_CARE, re.I),
 }
 # Which side of a cause the topic is on. What the topic itself causes is a complication, not a
 # cause ("Varicose veins can lead to dermatitis", "pain caused by your varicose veins"); what

@@ -233,6 +233,10 @@ def test_korean_key_terms_name_the_concepts_and_medical_words_of_a_sentence():
     # Plurals in -es count as their word ("mouthwashes", "lenses"), not only those in -s.
     assert korean_key_terms("Mouthwashes may make your breath fresher.")[0] == "구강 청결제"
     assert korean_key_terms("Lenses for the eyes can correct vision.")[0] == "수정체"
+    # Rest is 휴식 as a measure, not what remains ("the rest") nor a heart "at rest".
+    remainder = "The rest is throughout the body in blood, muscle and the fluid between cells."
+    assert "휴식" not in korean_key_terms(remainder)
+    assert "휴식" in korean_key_terms("Get plenty of rest and drink fluids.")
     assert korean_key_terms("Apply a cold pack to the area.") == ["바르기", "냉찜질"]
     # A likeness names what something resembles, not what it is.
     assert "머리카락" not in korean_key_terms("The airways are lined with hair-like structures called cilia.")
@@ -724,6 +728,8 @@ def test_a_quote_is_labelled_by_its_purpose_the_asked_kind_and_whether_a_medicin
     assert facet("To prevent insect bites: Use insect repellant; Wear protective clothing.") == "prevention"
     assert facet("Gallstones can cause sudden pain in the upper right abdomen.", "symptoms") == "symptoms"
     assert facet("Gallstones can cause sudden pain in the upper right abdomen.") == "causes"
+    assert facet("The rest is throughout the body in blood, muscle and the fluid between cells.", "dosage") != "treatment"
+    assert facet("Get plenty of rest and drink fluids.") in ("treatment", "what_to_do")
     norovirus = "People infected with norovirus typically experience nausea, vomiting and diarrhea."
     assert facet(norovirus, "prevention") == "symptoms"
     # A symptom named only as what a test is done on tells how the condition is found.
