@@ -366,10 +366,12 @@ _NAMES_SOMETHING_TAKEN = re.compile(r"\binteract|\bdrugs?\b|\bmedicines?\b|\bmed
 # these diseases include HIV", "Some remove extra fluid and salt from the body", "If you do, I.V.
 # antibiotics during labor can save your baby's life", "Or, they may vomit, have a fever and cough"
 # after "Newborns and infants may not show any signs of the infection." name what they stand for
-# only with the sentence before):
+# only with the sentence before; so does a clause that opens the sentence, "Unless this pressure is
+# controlled, it may cause damage to the optic nerve"):
 # out of its context it can state a wrong fact, so it is never quoted alone.
 _PRONOUN_SUBJECT = re.compile(r"^(?:(?:however|but|also|and|so|or|yet|then|otherwise|in addition|therefore|thus|instead|"
-                              r"for example|for instance|in fact|often|sometimes|usually|normally|in most cases),?\s+)?"
+                              r"for example|for instance|in fact|often|sometimes|usually|normally|in most cases|"
+                              r"unless|if|when|whenever|although|though|because|until|once|while),?\s+)?"
                               r"(?:(?:examples|some|many|most|all|one|each|none|any|several|few)\s+of\s+)?"
                               r"(it|this|these|they|them|that|those|he|she|such|its|their|both|either|neither|others"
                               r"|(?:each|some)(?=\s+(?:has|have|is|are|was|were|can|may|might|contains?|works?|should|"

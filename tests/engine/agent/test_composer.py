@@ -1296,6 +1296,15 @@ def test_a_pronoun_after_or_leans_on_the_sentence_before():
     assert not leans_on_the_sentence_before("Or a doctor may order a chest x ray.")
 
 
+def test_a_pronoun_in_an_opening_clause_leans_on_the_sentence_before():
+    from engine.agent.composer import leans_on_the_sentence_before
+
+    assert leans_on_the_sentence_before("Unless this pressure is controlled, it may cause damage to the optic nerve.")
+    assert leans_on_the_sentence_before("When this happens, the eye may become red and painful.")
+    assert not leans_on_the_sentence_before("If you have glaucoma, see your eye doctor every year.")
+    assert not leans_on_the_sentence_before("When glaucoma is found early, treatment can protect vision.")
+
+
 def test_the_infection_or_the_condition_leans_on_the_sentence_before():
     """Which infection "the infection" is, only its passage says: out of it, a swimmer's ear fact
     reads as one about a child's middle-ear infection."""
