@@ -404,17 +404,20 @@ _GROUP_VERB = re.compile(r"\b(?:are|is|was|were|be|should|can|cannot|can't|could
 # causing the hoarseness and the cough." after "Croup often starts out like a cold."): next after what,
 # only the sentence before says.
 _SEQUEL = re.compile(r"^(?:(?:but|and|so)\s+)?(?:then|after that|afterwards?|next|later on)\b(?!\s+(?:is|are)\b)", re.I)
+# A sentence wholly in brackets glosses a word of the sentence before ("("Sedated" means you're given
+# medicine to make you sleepy.)" after one on a procedure done under sedation).
+_ASIDE = re.compile(r"^\(.*\)\W*$", re.S)
 # "These are warning signs of a stroke: sudden numbness ...; ..." says what it lists.
 _ANNOUNCED_LIST = re.compile(r"^(?:these|they|the following)\s+(?:are|include)\b[^:]{0,80}:\s*\S", re.I)
 
 
 def leans_on_the_sentence_before(text: str) -> bool:
     """The sentence names what it speaks of only with the sentence before it (`_PRONOUN_SUBJECT`,
-    `_BACK_REFERENCE`, `_DEFINITE_SUBJECT`, `_SEQUEL`); one that announces a list it gives ("These are
-    warning signs of a stroke: …") does not."""
+    `_BACK_REFERENCE`, `_DEFINITE_SUBJECT`, `_SEQUEL`, `_ASIDE`); one that announces a list it gives
+    ("These are warning signs of a stroke: …") does not."""
     text = text.strip()
     return (bool(_PRONOUN_SUBJECT.match(text) or _BACK_REFERENCE.search(text) or _DEFINITE_SUBJECT.match(text)
-                 or _SEQUEL.match(text))
+                 or _SEQUEL.match(text) or _ASIDE.match(text))
             and not _ANNOUNCED_LIST.match(text))
 
 

@@ -1305,6 +1305,13 @@ def test_a_pronoun_in_an_opening_clause_leans_on_the_sentence_before():
     assert not leans_on_the_sentence_before("When glaucoma is found early, treatment can protect vision.")
 
 
+def test_a_sentence_in_brackets_leans_on_the_sentence_before():
+    from engine.agent.composer import leans_on_the_sentence_before
+
+    assert leans_on_the_sentence_before('("Sedated" means you\'re given medicine to make you sleepy.)')
+    assert not leans_on_the_sentence_before("Pneumonia (an infection of the lungs) can be mild or severe.")
+
+
 def test_the_infection_or_the_condition_leans_on_the_sentence_before():
     """Which infection "the infection" is, only its passage says: out of it, a swimmer's ear fact
     reads as one about a child's middle-ear infection."""
