@@ -96,6 +96,10 @@ BROADER = {
         r"can'?t\s+get\s+(?:enough\s+)?air|choked\s+on|(?:fingertips|fingers|lips|face)\s+(?:are\s+|is\s+)?(?:going|turning|turned|gone)\s+(?:blue|bluish|purple|grey|gray)",
         r"inhaler\s+(?:isn'?t|is\s+not|not|doesn'?t|does\s+not)\s+(?:helping|working|help|work)",
         r"숨이\s*(?:너무\s*|많이\s*)?차서[^.!?]{0,15}말(?:을|도)?\s*(?:못|할\s*수\s*없)|목에\s*(?:\S+\s+)?걸려서?\s*숨",
+        # Food or an object stuck in the throat and the person cannot speak, cough or breathe is
+        # choking, not a stroke's lost speech ("음식이 목에 걸려서 말을 못 해요").
+        r"(?:음식|음식물|떡|사탕|젤리|고기|땅콩|알약|뭔가|뭐|이물질)(?:이|가)?\s*목(?:구멍)?에\s*(?:\S+\s+)?걸려서?[^.!?]{0,15}(?:숨|기침|말(?:을|도|이)?\s*(?:못|안))",
+        r"stuck\s+in\s+(?:my|his|her|their|your|the)\s+(?:throat|windpipe|airway)[^.!?]{0,40}(?:can'?t|cannot|unable\s+to|not\s+able\s+to)\s+(?:breathe|speak|talk|cough|make\s+a\s+sound)",
         r"(?:흡입기|벤토린|호흡기)[^.!?]{0,20}(?:숨이\s*안\s*쉬어|숨을\s*못|소용이\s*없|효과가\s*없)|숨을?\s*헐떡|입술이\s*(?:\S+\s+)?(?:보라|파랗|파래|새파)",
     ),
     "suicidal_thoughts": (

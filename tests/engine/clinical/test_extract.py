@@ -134,6 +134,18 @@ def test_lay_names_of_sciatica_and_an_animal_bite(clinical_pack, text, slot, nam
     assert name in names(extract(text)[slot])
 
 
+@pytest.mark.parametrize("text, name", [("철결핍성 빈혈의 원인은 무엇인가요?", "iron deficiency anemia"),
+                                        ("빈혈이 있어요.", "anemia")])
+def test_iron_deficiency_anemia_is_its_own_concept(clinical_pack, text, name):
+    assert names(extract(text)["conditions"]) == {name}
+
+
+def test_food_stuck_in_the_throat_with_no_speech_is_choking_not_slurred_speech(clinical_pack):
+    found = extract("사람이 음식이 목에 걸려서 말을 못 해요.")
+    assert names(found["conditions"]) == {"choking"}
+    assert "slurred speech" not in names(found["symptoms"])
+
+
 def test_liver_disease_in_korean_is_not_epilepsy(clinical_pack):
     """간질환 (liver disease) begins with 간질, an old name of epilepsy."""
     conditions = names(extract("간질환이 있어요.")["conditions"])

@@ -91,3 +91,17 @@ def test_third_round_of_broader_descriptions(text, category):
 
 def test_a_childhood_event_is_history():
     assert triage("I had a seizure as a teenager; is it safe for me to drive now?")["emergency"] is False
+
+
+@pytest.mark.parametrize("text", [
+    "사람이 음식이 목에 걸려서 말을 못 해요. 어떻게 해야 하나요?",
+    "떡이 목에 걸려서 기침도 못 해요.",
+    "Food got stuck in his throat and he can't speak.",
+])
+def test_something_stuck_in_the_throat_with_no_speech_is_choking_not_a_stroke(text):
+    assert triage(text)["category"] == "breathing_difficulty"
+
+
+@pytest.mark.parametrize("text", ["음식이 목에 걸린 느낌이 있어요.", "I feel like food gets stuck in my throat."])
+def test_the_feeling_of_food_sticking_is_no_emergency(text):
+    assert triage(text)["emergency"] is False
