@@ -165,6 +165,7 @@ def test_consumer_health_topics_have_korean_names(clinical_pack, text, name):
     ("청소하다가 표백제가 눈에 들어갔어요.", "conditions", "eye emergencies"),
     ("아기가 캡슐 세제를 입에 넣었어요.", "conditions", "detergent poisoning"),
     ("축구하다 이가 부러졌어요.", "conditions", "broken or knocked out tooth"),
+    ("아이가 넘어져서 앞니가 통째로 빠졌어요.", "conditions", "broken or knocked out tooth"),
 ])
 def test_everyday_accidents_products_and_foods_have_korean_names(clinical_pack, text, slot, name):
     assert name in names(extract(text)[slot])
@@ -187,6 +188,7 @@ def test_everyday_accidents_products_and_foods_have_korean_names(clinical_pack, 
     ("I cut my finger while cooking.", "conditions", "cuts and puncture wounds"),
     ("My son broke his ankle.", "conditions", "fractures"),
     ("My daughter knocked out her front tooth.", "conditions", "broken or knocked out tooth"),
+    ("My child fell and knocked out a front tooth.", "conditions", "broken or knocked out tooth"),
     ("I was bitten by a snake on a hike.", "conditions", "snake bites"),
     ("A jellyfish stung me at the beach.", "conditions", "jellyfish stings"),
     ("There's a tick embedded in my son's scalp.", "conditions", "tick bites"),
