@@ -998,6 +998,23 @@ def for_grown_ups(pool: list[Evidence], slots: dict, question: str) -> tuple[lis
     return kept, len(pool) - len(kept)
 
 
+# A sentence that says something is harmless or needs no care: true of its own page's product or
+# condition ("Since bubble bath soap is fairly nonpoisonous, recovery is very likely."), and a wrong
+# reassurance when quoted for another (a child who swallowed laundry detergent).
+_REASSURES = re.compile(
+    r"\b(?:may|might|will|does|do) not (?:be )?needed?\b|\bnot (?:be )?needed\b|\bnon-?poisonous\b|"
+    r"\bnot (?:very |usually |generally )?(?:poisonous|toxic|harmful|dangerous)\b|\bharmless\b|"
+    r"\brecovery is (?:very |quite )?likely\b|\bno (?:further )?(?:treatment|care) is (?:usually )?needed\b", re.I)
+
+
+def reassured_elsewhere(pool: list[Evidence], documents: Sequence, topic: Topic) -> tuple[list[Evidence], int]:
+    """The pool without reassuring sentences (`_REASSURES`) read from a page that is not the topic's
+    own (`_is_the_topic_page`). Returns the pool and how many sentences were left out."""
+    kept = [e for e in pool if not (_REASSURES.search(e.text)
+                                    and not _is_the_topic_page(_page_of(e, documents), topic))]
+    return kept, len(pool) - len(kept)
+
+
 def about_the_medicine(pool: list[Evidence], documents: Sequence, topic: Topic, concepts) -> tuple[list[Evidence], int]:
     """A medicine's answer quotes only sentences about that medicine ("Amlodipine may cause side
     effects" is no answer about aspirin); the pool unchanged for any other topic, since a
@@ -1396,6 +1413,10 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
         if adult_only:
             decisions.append(f"compose: {adult_only} sentences left out: they speak only of adults, and the "
                              f"question is about a child")
+        pool, reassuring = reassured_elsewhere(pool, documents, asked)
+        if reassuring:
+            decisions.append(f"compose: {reassuring} sentences left out: they say something is harmless or needs "
+                             f"no care, and their page is about something other than the question's topic")
         pool, child_only = for_grown_ups(pool, slots, question)
         if child_only:
             decisions.append(f"compose: {child_only} sentences left out: they speak only of children, and the "

@@ -1838,3 +1838,21 @@ def test_a_composed_answer_embeds_each_passage_sentence_once(minilm):
     sentences = [t for t in counting.seen if t.startswith(("Gout", "Uric", "Kidney", "Lead"))]
     assert len(sentences) >= 6
     assert all(counting.seen[t] == 1 for t in sentences)
+
+
+def test_a_reassurance_is_quoted_only_from_the_topics_own_page():
+    from engine.agent.composer import Topic, reassured_elsewhere
+    from engine.agent.support import Evidence
+    from engine.text import tokenize
+
+    documents = [Passage("p", "Text.", title="What is (are) Poisoning ?"),
+                 Passage("b", "Text.", title="Do you have information about Bubble bath soap poisoning")]
+    call = Evidence(1, "If you suspect someone has been poisoned, call your local poison control center right away.", 0)
+    calm = [Evidence(2, "A visit to the emergency room may not be needed.", 0),
+            Evidence(2, "Since bubble bath soap is fairly nonpoisonous, recovery is very likely.", 1)]
+    steps = Evidence(2, "Have this information ready: Person's age, weight, and condition.", 2)
+    detergent = Topic(set(), [set(tokenize("detergent poisoning"))])
+    assert reassured_elsewhere([call, *calm, steps], documents, detergent) == ([call, steps], 2)
+    # On the page about the asked product itself, its reassurance stands.
+    bubble_bath = Topic(set(), [set(tokenize("bubble bath soap poisoning"))])
+    assert reassured_elsewhere([call, *calm, steps], documents, bubble_bath) == ([call, *calm, steps], 0)
