@@ -1413,14 +1413,14 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
         if adult_only:
             decisions.append(f"compose: {adult_only} sentences left out: they speak only of adults, and the "
                              f"question is about a child")
-        pool, reassuring = reassured_elsewhere(pool, documents, asked)
-        if reassuring:
-            decisions.append(f"compose: {reassuring} sentences left out: they say something is harmless or needs "
-                             f"no care, and their page is about something other than the question's topic")
         pool, child_only = for_grown_ups(pool, slots, question)
         if child_only:
             decisions.append(f"compose: {child_only} sentences left out: they speak only of children, and the "
                              f"question is about an adult")
+        pool, reassuring = reassured_elsewhere(pool, documents, asked)
+        if reassuring:
+            decisions.append(f"compose: {reassuring} sentences left out: they say something is harmless or needs "
+                             f"no care, and their page is about something other than the question's topic")
         limit = MAX_SENTENCES_KO if language == "ko" else MAX_SENTENCES
         answering, aside = page_roles(documents, kind, used, asked, checker.concepts)
         if pool:

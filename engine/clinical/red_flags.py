@@ -96,10 +96,6 @@ BROADER = {
         r"can'?t\s+get\s+(?:enough\s+)?air|choked\s+on|(?:fingertips|fingers|lips|face)\s+(?:are\s+|is\s+)?(?:going|turning|turned|gone)\s+(?:blue|bluish|purple|grey|gray)",
         r"inhaler\s+(?:isn'?t|is\s+not|not|doesn'?t|does\s+not)\s+(?:helping|working|help|work)",
         r"숨이\s*(?:너무\s*|많이\s*)?차서[^.!?]{0,15}말(?:을|도)?\s*(?:못|할\s*수\s*없)|목에\s*(?:\S+\s+)?걸려서?\s*숨",
-        # Food or an object stuck in the throat and the person cannot speak, cough or breathe is
-        # choking, not a stroke's lost speech ("음식이 목에 걸려서 말을 못 해요").
-        r"(?:음식|음식물|떡|사탕|젤리|고기|땅콩|알약|뭔가|뭐|이물질)(?:이|가)?\s*목(?:구멍)?에\s*(?:\S+\s+)?걸려서?[^.!?]{0,15}(?:숨|기침|말(?:을|도|이)?\s*(?:못|안))",
-        r"stuck\s+in\s+(?:my|his|her|their|your|the)\s+(?:throat|windpipe|airway)[^.!?]{0,40}(?:can'?t|cannot|unable\s+to|not\s+able\s+to)\s+(?:breathe|speak|talk|cough|make\s+a\s+sound)",
         r"(?:흡입기|벤토린|호흡기)[^.!?]{0,20}(?:숨이\s*안\s*쉬어|숨을\s*못|소용이\s*없|효과가\s*없)|숨을?\s*헐떡|입술이\s*(?:\S+\s+)?(?:보라|파랗|파래|새파)",
     ),
     "suicidal_thoughts": (
@@ -186,7 +182,11 @@ RULES: tuple[Rule, ...] = (
         r"숨(?:을|이)?\s*(?:\S+\s+)?(?:못\s*쉬겠|못\s*쉬어|못쉬|안\s*쉬어져|쉴\s*수가?\s*없|넘어갈|끊어질|멎을|막혀서?\s*(?:죽|말을|못))|숨이\s*막혀요|질식|숨\s*쉬기가?\s*너무\s*(?:힘들|어려)",
         r"숨(?:을)?\s*(?:제대로\s*|잘\s*)?쉬지\s*(?:를\s*)?못",
         r"숨이\s*(?:너무\s*|많이\s*)?차서\s*(?:말을|말도|말하기|누울|걸을)|말을\s*(?:못\s*할|할\s*수\s*없을)\s*정도로\s*숨|입술(?:이)?\s*(?:파래|파랗|보라|새파)|얼굴(?:이)?\s*(?:파래|파랗|새파)|청색증|호흡\s*곤란(?:이)?\s*(?:심|갑자기)|갑자기\s*숨(?:이|을)?\s*(?:\S+\s+)?(?:못|안\s*쉬|막|차)",
+        # Something stuck in the throat and the person cannot speak, cough or breathe is choking, not a
+        # stroke's lost speech ("음식이 목에 걸려서 말을 못 해요"): this rule is tried before the stroke rule.
         r"목에\s*(?:뭐가|음식이|떡이|사탕이|이물질이)\s*걸려[^.!?]{0,15}(?:숨|기침|말을)",
+        r"(?:음식|음식물|떡|사탕|젤리|고기|땅콩|알약|뭔가|뭐|이물질)(?:이|가)?\s*목(?:구멍)?에\s*(?:\S+\s+)?걸려서?[^.!?]{0,15}(?:숨|기침|말(?:을|도|이)?\s*(?:못|안))",
+        r"stuck\s+in\s+(?:my|his|her|their|your|the)\s+(?:throat|windpipe|airway)[^.!?]{0,40}(?:can'?t|cannot|unable\s+to|not\s+able\s+to)\s+(?:breathe|speak|talk|cough|make\s+a\s+sound)",
         r"can'?t\s+breathe|cannot\s+breathe|unable\s+to\s+breathe|struggling\s+to\s+breathe|gasping\s+for\s+(?:air|breath)|\bchoking\b|lips?\s+(?:are\s+|is\s+|turning\s+|turned\s+)?(?:blue|purple|gray|grey)|turning\s+blue",
         r"severe\s+(?:shortness\s+of\s+breath|difficulty\s+breathing|breathlessness)|too\s+(?:short\s+of\s+breath|breathless)\s+to\s+(?:talk|speak|walk)|can'?t\s+(?:speak|talk)\s+in\s+(?:full\s+)?sentences|can'?t\s+catch\s+(?:my|his|her)\s+breath",
     ),)),
