@@ -1292,19 +1292,42 @@ def _overlap(a: set, b: set) -> float:
     return len(a & b) / min(len(a), len(b)) if a and b else 0.0
 
 
+_SOME_OF_THEM = re.compile(r"^(?:other|another|additional|also|more|some|these|those|this)\b", re.I)
+
+
+def overview(sentence: str, kind: str, topic_terms: Sequence[str]) -> bool:
+    """The sentence gives the main one of the asked kind ("The most common symptom of anemia is
+    fatigue"), or says in its subject that it lists the asked kind of the topic ("Glaucoma
+    treatments include …"), not some or more of them ("Other danger signs … include", "Some signs
+    of hypoglycemia during sleep include"), nor those of something else whose list names the
+    topic ("Common causes of skin lumps include: …; warts")."""
+    if states_the_main_one(sentence, kind):
+        return True
+    stated = _STATED_SUBJECT.match(sentence)
+    if not stated or _stated_kind(sentence) != kind or _SOME_OF_THEM.match(sentence):
+        return False
+    subject = stated.group(0).lower()
+    return any(term in subject for term in topic_terms)
+
+
 def reading_order(selected: Sequence[Evidence], reading: Reading, topic_terms: Sequence[str] = ()) -> list[Evidence]:
     """The asked kind's sentences first (a definition question starts with what it is), then
     the other facets in reading order; passage rank and position inside a facet. A definition
     question's answer opens with the sentences that name its topic (`topic_terms`): "Common
     locations for aneurysms are the aorta …", from a page on high blood pressure, reads like a
-    definition too, but not of what was asked."""
+    definition too, but not of what was asked. Another kind's answer opens with a sentence that
+    says it gives the topic's main ones or lists them ("Glaucoma treatments include medicines,
+    laser surgery, …"; `overview`), the sentences of a higher-ranked passage going on from it."""
     order = {name: i for i, name in enumerate(READING_ORDER)}
     terms = [term for term in topic_terms if term]
 
     def key(item: Evidence):
         name = reading.facet(item.text)
         lowered = item.text.lower()
-        unnamed = reading.kind == "definition" and name == "definition" and not any(t in lowered for t in terms)
+        if reading.kind == "definition":
+            unnamed = name == "definition" and not any(t in lowered for t in terms)
+        else:
+            unnamed = not overview(item.text, reading.kind, terms)
         return (0 if name == reading.kind else 1, unnamed, order[name], item.source, item.position)
 
     return sorted(selected, key=key)

@@ -36,6 +36,23 @@ def display_rows(text: str, columns: int) -> int:
     return rows
 
 
+def source_lines(sources: list[dict], opening: int = 60) -> list[str]:
+    """`[n] title — url`, one per source. MedQuAD splits some pages into several answers under
+    one question, so two sources can share a title and URL; a repeat also shows how its passage
+    opens, so that the reader can tell [1] from [2]."""
+    lines, seen = [], set()
+    for number, source in enumerate(sources, 1):
+        title, url = source.get("title", source.get("doc_id")), source.get("url", "")
+        line = f"[{number}] {title} — {url}"
+        passage = " ".join(str(source.get("passage") or source.get("text") or "").split())
+        if (title, url) in seen and passage:
+            cut = passage if len(passage) <= opening else passage[:opening].rsplit(" ", 1)[0] + " …"
+            line += f' (another passage of this page: "{cut}")'
+        seen.add((title, url))
+        lines.append(line)
+    return lines
+
+
 class LiveAnswer:
     """The answer as the user sees it: streamed to a terminal, or written once at the end."""
 
@@ -133,6 +150,6 @@ def run(args) -> int:
         shown.finish(str(result.get("answer") or ""))
         if (result.get("trace") or {}).get("cancelled"):
             print("[stopped before the answer was finished]")
-        for number, source in enumerate(result.get("sources") or [], 1):
-            print(f"[{number}] {source.get('title', source.get('doc_id'))} — {source.get('url', '')}")
+        for line in source_lines(result.get("sources") or []):
+            print(line)
     return 0 if result.get("answer") else 1

@@ -266,7 +266,7 @@ MESSAGES = {
     "ko": {
         "unconscious": "의식이 없거나 깨워도 반응이 없으면 응급 상황입니다. 지금 바로 119에 전화하세요. 숨을 쉬지 않으면 119 안내에 따라 심폐소생술을 시작하세요.",
         "anaphylaxis": "목·입술·혀가 붓거나 숨쉬기 힘든 알레르기 반응은 아나필락시스일 수 있습니다. 에피네프린 자가주사(에피펜)가 있으면 바로 사용하고 지금 119에 전화하세요.",
-        "breathing_difficulty": "숨을 제대로 쉴 수 없거나 입술이 파래지면 응급 상황입니다. 지금 바로 119에 전화하거나 응급실로 가세요.",
+        "breathing_difficulty": "숨을 제대로 쉴 수 없거나 입술이 파래지면 응급 상황입니다. 지금 바로 119에 전화하거나 응급실로 가세요. 음식이나 물건이 목에 걸려 말·기침·숨을 못 하면 등 두드리기와 복부 밀어내기(하임리히법)를 하세요. 1세 미만 아기는 등 두드리기와 가슴 밀어내기를 합니다.",
         "chest_pain": "가슴 통증이 팔·턱·등으로 퍼지거나 식은땀·숨참이 함께 있으면 심근경색일 수 있습니다. 지금 바로 119에 전화하세요. 직접 운전해서 가지 마세요.",
         "stroke": "얼굴 처짐, 한쪽 팔다리 힘 빠짐, 말이 어눌해지는 증상은 뇌졸중 신호입니다. 증상이 시작된 시각을 기억하고 지금 바로 119에 전화하세요.",
         "suicidal_thoughts": "지금 많이 힘드시군요. 혼자 견디지 마세요. 자살예방상담전화 109(24시간)나 정신건강위기상담 1577-0199, 위급하면 119에 지금 바로 연락하세요. 믿을 수 있는 사람에게 곁에 있어 달라고 부탁하세요.",
@@ -280,7 +280,7 @@ MESSAGES = {
     "en": {
         "unconscious": "Unconsciousness or no response is an emergency. Call emergency services now (119 in Korea, 911 in the US). If the person is not breathing, start CPR as the dispatcher instructs.",
         "anaphylaxis": "Swelling of the throat, lips or tongue or trouble breathing after an exposure can be anaphylaxis. Use an epinephrine auto-injector if available and call emergency services now.",
-        "breathing_difficulty": "Being unable to breathe properly or blue lips is an emergency. Call emergency services or go to the emergency department now.",
+        "breathing_difficulty": "Being unable to breathe properly or blue lips is an emergency. Call emergency services or go to the emergency department now. If food or an object is stuck in the throat and the person cannot speak, cough or breathe, give back blows and abdominal thrusts (the Heimlich maneuver); for a baby under 1, back blows and chest thrusts.",
         "chest_pain": "Chest pain spreading to the arm, jaw or back, or with sweating or breathlessness, can be a heart attack. Call emergency services now; do not drive yourself.",
         "stroke": "Face drooping, weakness on one side or slurred speech are stroke signs. Note the time symptoms started and call emergency services now.",
         "suicidal_thoughts": "You don't have to face this alone. If you might act on these thoughts, call emergency services now, or a crisis line (Korea 109, US 988), and ask someone you trust to stay with you.",

@@ -62,6 +62,10 @@ ENGLISH_FOCUS_WEIGHT = 0.25
 # medications' and conditions' names reorder, by BM25, only documents already found.
 PATIENT_SHARE = 0.5
 FACTS_WEIGHT = 0.25
+# The first document's passage is its page read whole, up to this many tokens (its best chunk
+# always among them; 0: its best chunk only, after the page's opening as for any other).
+FIRST_PAGE_TOKENS = 700
+MAX_PAGE_CHUNKS = 64
 
 
 @dataclass
@@ -400,16 +404,44 @@ class HybridRetriever:
         ranking = self.rank(query, mode=mode, k=k, profile=profile, expand=expand)
         openings = self._openings(ranking)
         chunks = {c.chunk_id: c for c in self.kb.chunks([*ranking.chunk_ids, *openings.values()])}
+        first_page = self._first_page(ranking)
         passages = []
         for cid, score, r in zip(ranking.chunk_ids, ranking.scores, ranking.ranks):
             if (c := chunks.get(cid)) is None:  # removed meanwhile: skip
                 continue
             text, tokens = c.text, c.tokens
-            if (opening := chunks.get(openings.get(c.doc_id, ""))) is not None:
+            if first_page and c.doc_id == ranking.doc_ids[0]:
+                text, tokens = "\n\n".join(p.text for p in first_page), sum(p.tokens for p in first_page)
+            elif (opening := chunks.get(openings.get(c.doc_id, ""))) is not None:
                 text, tokens = f"{opening.text}\n\n{c.text}", opening.tokens + c.tokens
             passages.append(Passage(c.doc_id, text, c.title, c.chunk_id, score, c.url, c.licence, c.attribution,
                                     ranks=r, source_name=c.source, tokens=tokens))
         return passages
+
+    def _first_page(self, ranking: Ranking) -> list:
+        """The first document's chunks in page order, from its start, within FIRST_PAGE_TOKENS;
+        its best chunk takes the last place when it lies further on. The search picks one chunk
+        per page, and a page that answers the question often says it in another: the choking
+        page's best chunk for "cannot speak, what should I do?" is what to do once the person
+        faints, its chunk before says to give back blows and abdominal thrusts."""
+        if not FIRST_PAGE_TOKENS or not ranking.doc_ids:
+            return []
+        doc, best = ranking.doc_ids[0], ranking.chunk_ids[0]
+        page = self.kb.chunks([chunk_id(doc, n) for n in range(MAX_PAGE_CHUNKS)])
+        found = [c for c in page if c.chunk_id == best]
+        if not found:
+            return []
+        budget = FIRST_PAGE_TOKENS - found[0].tokens
+        kept = []
+        for chunk in page:
+            if chunk.chunk_id != best:
+                if chunk.tokens > budget:
+                    break
+                budget -= chunk.tokens
+            kept.append(chunk)
+        if found[0] not in kept:
+            kept.append(found[0])
+        return kept if len(kept) > 1 else []
 
     @staticmethod
     def _openings(ranking: Ranking) -> dict[str, str]:

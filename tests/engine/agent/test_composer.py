@@ -800,6 +800,27 @@ def test_a_definition_answer_opens_with_what_the_topic_is():
     assert composer.reading_order([aneurysms, defined], treatment, ["high blood pressure"]) == [aneurysms, defined]
 
 
+def test_an_answer_opens_with_the_sentence_that_says_it_lists_the_topics_asked_kind():
+    from engine.agent import composer
+    from engine.agent.support import Evidence
+
+    drugs = Evidence(1, "Some drugs reduce pressure by slowing the flow of fluid into the eye.", 0)
+    overview = Evidence(2, "Glaucoma treatments include medicines, laser surgery, conventional surgery, or a "
+                           "combination of any of these.", 0)
+    treatment = composer.Reading("treatment")
+    assert composer.reading_order([drugs, overview], treatment, ["glaucoma"]) == [overview, drugs]
+    assert composer.reading_order([drugs, overview], treatment) == [drugs, overview]  # no topic: passage rank
+
+    main = Evidence(3, "The main symptom is pain in the abdomen, often on the right side.", 0)
+    later = Evidence(1, "Later symptoms include: Chills and shaking; Diarrhea; Fever.", 0)
+    assert composer.reading_order([later, main], composer.Reading("symptoms"), ["appendicitis"]) == [main, later]
+    # Some or more of them, or another thing's list that names the topic, do not open the answer.
+    for text in ("Some signs of hypoglycemia during sleep include: crying out or having nightmares.",
+                 "Other symptoms of hypoglycemia include: sweating; shakiness."):
+        assert not composer.overview(text, "symptoms", ["hypoglycemia"])
+    assert not composer.overview("Common causes of skin lumps include: Lipomas; Cysts; Warts.", "causes", ["wart"])
+
+
 def test_the_page_that_answers_the_asked_kind_is_read_even_when_ranked_after_the_first_five():
     from engine.agent.composer import Topic, passages_used
     from engine.passage import Passage

@@ -143,3 +143,20 @@ def test_live_answer_leaves_out_the_alert_it_repeats_and_keeps_the_rest():
     shown.append("Chest pain has many causes [1].")
     shown.finish("Call 119 now.\n\nChest pain has many causes [1].")
     assert stream.getvalue() == "Chest pain has many causes [1].\n"
+
+
+def test_a_source_that_repeats_a_title_and_url_shows_how_its_passage_opens():
+    from engine.cli.ask import source_lines
+
+    url = "http://nihseniorhealth.gov/glaucoma/toc.html"
+    sources = [{"title": "What are the treatments for Glaucoma ?", "url": url, "passage": "Some drugs reduce pressure."},
+               {"title": "What are the treatments for Glaucoma ?", "url": url,
+                "passage": "Glaucoma treatments include medicines, laser surgery, conventional surgery, or a "
+                           "combination of any of these."},
+               {"title": "What is (are) Glaucoma ?", "url": url, "passage": "Glaucoma is a group of diseases."}]
+    lines = source_lines(sources)
+    assert lines[0] == f"[1] What are the treatments for Glaucoma ? — {url}"
+    assert lines[1].startswith(f"[2] What are the treatments for Glaucoma ? — {url} (another passage of this page: "
+                               f"\"Glaucoma treatments include medicines, laser surgery,")
+    assert lines[1].endswith(" …\")") and len(lines[1]) < len(lines[0]) + 100
+    assert lines[2] == f"[3] What is (are) Glaucoma ? — {url}"

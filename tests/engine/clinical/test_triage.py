@@ -99,7 +99,10 @@ def test_a_childhood_event_is_history():
     "Food got stuck in his throat and he can't speak.",
 ])
 def test_something_stuck_in_the_throat_with_no_speech_is_choking_not_a_stroke(text):
-    assert triage(text)["category"] == "breathing_difficulty"
+    result = triage(text)
+    assert result["category"] == "breathing_difficulty"
+    # The guidance says what to do for choking, as the knowledge base's first-aid page does.
+    assert ("하임리히법" in result["message"]) if has_hangul(text) else ("abdominal thrusts" in result["message"])
 
 
 @pytest.mark.parametrize("text", ["음식이 목에 걸린 느낌이 있어요.", "I feel like food gets stuck in my throat."])

@@ -244,9 +244,56 @@ def pneumonia_retriever(tmp_path_factory, translator):
                           chunk_tokens=40)
 
 
-def test_the_page_answering_the_question_is_read_from_its_opening(pneumonia_retriever):
+CHOKING = [
+    ("c/1", "Do you have information about Choking",
+     "Choking is when someone is having a very hard time breathing because food or an object blocks the airway. "
+     "Without oxygen, brain damage can occur in as little as 4 to 6 minutes. "
+     "First aid: if the person cannot speak or is having a hard time breathing, you need to act fast. "
+     "You can perform abdominal thrusts, back blows, or both, until the object is dislodged. "
+     "If the person faints or loses consciousness, lower the person to the floor and call for help. "
+     "Begin CPR once the person has fainted; chest compressions may help dislodge the object."),
+    ("c/2", "What is (are) First Aid ?", "First aid is emergency care given before medical help arrives."),
+]
+
+
+@pytest.fixture(scope="module")
+def choking_retriever(tmp_path_factory, translator):
+    """Small chunks, so that the choking page has three or more."""
+    yield from _retriever(tmp_path_factory.mktemp("choking_kb"), translator, CHOKING, "choking-chunks",
+                          chunk_tokens=30)
+
+
+def test_the_first_page_is_read_whole_within_its_token_budget(choking_retriever, monkeypatch):
+    """The question's words pick the choking page's chunk on fainting; the first passage also holds
+    the chunks before it, where the abdominal thrusts are, in page order."""
+    from engine.knowledge import hybrid
+
+    query = "The person fainted and lost consciousness after choking. Begin CPR?"
+    ranking = choking_retriever.rank(query, k=2)
+    page = choking_retriever.kb.chunks([f"c/1#{n}" for n in range(8)])
+    assert ranking.doc_ids[0] == "c/1" and len(page) >= 3 and ranking.chunk_ids[0] != page[0].chunk_id
+    passage = choking_retriever.search(query, k=2)[0]
+    assert passage.chunk_id == ranking.chunk_ids[0]
+    assert passage.text == "\n\n".join(c.text for c in page) and passage.tokens == sum(c.tokens for c in page)
+    assert "abdominal thrusts" in passage.text
+    # Within a budget too small for the page, the page's start and its best chunk, in that order.
+    best = next(c for c in page if c.chunk_id == ranking.chunk_ids[0])
+    monkeypatch.setattr(hybrid, "FIRST_PAGE_TOKENS", page[0].tokens + best.tokens)
+    assert choking_retriever.search(query, k=2)[0].text == f"{page[0].text}\n\n{best.text}"
+    monkeypatch.setattr(hybrid, "FIRST_PAGE_TOKENS", 0)
+    assert choking_retriever.search(query, k=2)[0].text == best.text  # its best chunk only
+    # Later documents are read as before: their best chunk.
+    assert all(p.text == c.text for p, c in zip(choking_retriever.search(query, k=2)[1:],
+                                                 choking_retriever.kb.chunks(ranking.chunk_ids[1:])))
+
+
+def test_the_page_answering_the_question_is_read_from_its_opening(pneumonia_retriever, monkeypatch):
     """The sub-query's words pick the symptoms page's complications chunk; its passage still
-    starts with the page's opening, where the symptoms are."""
+    starts with the page's opening, where the symptoms are. (The first page is read whole
+    unless FIRST_PAGE_TOKENS is 0; the opening is what any later page gets.)"""
+    from engine.knowledge import hybrid
+
+    monkeypatch.setattr(hybrid, "FIRST_PAGE_TOKENS", 0)
     query = "폐렴 증상이 뭔가요?"
     ranking = pneumonia_retriever.rank(query, k=2)
     assert ranking.doc_ids[0] == "p/1" and ranking.chunk_ids[0] != "p/1#0"
