@@ -1483,7 +1483,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     if language == "ko" and KO_QUOTE_LETTERS:
         backed = [(e, replace(s, text=shortened_quote(s.text, KO_QUOTE_LETTERS))) for e, s in backed]
     unquoted = ""
-    if language == "ko" and KO_MIN_HANGUL and len(backed) > 1:
+    if language == "ko" and KO_MIN_HANGUL and backed:
         every = backed
         backed = _within_korean_share(backed, frame_top, reading, topic, texts, gist=gist, named=named,
                                       lead_text=lead_text, follows=follows)
@@ -1584,8 +1584,9 @@ def _within_korean_share(backed, frame_top, reading: Reading, topic, texts, gist
     out a short one after it). When even the first read too English, they are cut shorter at list items or
     clauses (`KO_TIGHTER_LETTERS`), as far as `shortened_quote` allows, and only when even
     the shortest cuts read too English are the least relevant dropped, down to KO_LEAST_QUOTES
-    (dropping them earlier lost more facts on the tuning sets than the share was worth).
-    A pronoun sentence and the sentence it follows (`follows`, by id) count as one quote and are
+    (dropping them earlier lost more facts on the tuning sets than the share was worth). When
+    even those read too English, the most relevant quote that keeps the answer Korean enough is
+    quoted instead, alone. A pronoun sentence and the sentence it follows (`follows`, by id) count as one quote and are
     kept or dropped together."""
     lead = Support(lead_text or framing.lead(reading.kind, topic, "ko", reading.food), kind=NOTICE)
     closing = Support(texts["disclaimer"], kind=NOTICE)
@@ -1616,6 +1617,17 @@ def _within_korean_share(backed, frame_top, reading: Reading, topic, texts, gist
             return kept
     while len(kept) > KO_LEAST_QUOTES and not korean_enough(kept):
         kept = kept[:max((end for end in ends if end < len(kept)), default=0)]
+    if korean_enough(kept):
+        return kept
+    # Even the most relevant quote alone reads too English (a long sentence with nowhere it may be
+    # cut): the most relevant quote that keeps the answer Korean enough stands in for it, and the
+    # terms of the one left out are named in Korean on the unquoted line.
+    for start, end in zip([0, *ends[:-1]], ends):
+        for letters in (None, *KO_TIGHTER_LETTERS):
+            alone = [(e, s if letters is None else replace(s, text=shortened_quote(s.text, letters)))
+                     for e, s in backed[start:end]]
+            if korean_enough(alone):
+                return alone
     return kept
 
 

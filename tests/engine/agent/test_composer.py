@@ -299,6 +299,35 @@ def test_a_long_quote_that_would_not_fit_does_not_keep_out_a_short_one_after_it(
     assert kept == [*first, short_one]
 
 
+def test_a_korean_answer_quotes_a_shorter_sentence_alone_when_its_best_one_reads_too_english():
+    from engine.agent import composer
+    from engine.agent.support import Evidence, Support
+
+    def quote(text: str, i: int):
+        return Evidence(1, text, i), Support(text, source=1)
+
+    # A list the cut may not shorten: every cut point would drop its "not".
+    unbreakable = quote("To prevent it, travelers should avoid: drinking tap water, using tap water to brush their "
+                        "teeth, or using ice made from tap water; drinking unpasteurized milk or milk products; "
+                        "eating raw fruits and vegetables, including lettuce and fruit salads, unless they peel "
+                        "them themselves; eating raw or rare meat and fish; eating meat or shellfish that is not "
+                        "hot when served; eating food from street vendors.", 0)
+    short_one = quote("Washing hands often helps prevent it.", 1)
+    lead = Support(lead_text("prevention", "설사", "ko"), kind="notice")
+    closing = Support(texts("ko")["disclaimer"], kind="notice")
+
+    def share(kept) -> float:
+        return hangul_share(composer.render_composition([], lead, [s for _, s in kept], closing, "ko"))
+
+    assert share([unbreakable]) < composer.KO_MIN_HANGUL
+    kept = composer._within_korean_share([unbreakable, short_one], [], composer.Reading("prevention"), "설사",
+                                         texts("ko"))
+    assert kept == [short_one] and share(kept) >= composer.KO_MIN_HANGUL
+    # With nothing shorter to quote, the best quote stays.
+    assert composer._within_korean_share([unbreakable], [], composer.Reading("prevention"), "설사",
+                                         texts("ko")) == [unbreakable]
+
+
 def test_a_korean_answer_quotes_at_most_six_sentences_however_short():
     from engine.agent import composer
     from engine.agent.support import Evidence, Support
