@@ -1481,7 +1481,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
             named = [(e, s) for e, s in backed if is_on_topic(e, documents, asked, checker.concepts)]
         gist = glance_line([s for _, s in named], reading, lead_text)
     if language == "ko" and KO_QUOTE_LETTERS:
-        backed = [(e, replace(s, text=shortened_quote(s.text, KO_QUOTE_LETTERS))) for e, s in backed]
+        backed = _shortened(backed, KO_QUOTE_LETTERS)
     unquoted = ""
     if language == "ko" and KO_MIN_HANGUL and backed:
         every = backed
@@ -1576,6 +1576,11 @@ def shortened_quote(text: str, letters: int) -> str:
     return f"{text[:cut].rstrip(' ;,:')} …" if cut else text
 
 
+def _shortened(pairs, letters: int) -> list:
+    """The (evidence, support) pairs with each quote cut by `shortened_quote` to `letters`."""
+    return [(e, replace(s, text=shortened_quote(s.text, letters))) for e, s in pairs]
+
+
 def _within_korean_share(backed, frame_top, reading: Reading, topic, texts, gist=None, named=None, lead_text=None,
                          follows=None):
     """The backed sentences a Korean answer quotes so that it stays at least KO_MIN_HANGUL
@@ -1586,8 +1591,8 @@ def _within_korean_share(backed, frame_top, reading: Reading, topic, texts, gist
     the shortest cuts read too English are the least relevant dropped, down to KO_LEAST_QUOTES
     (dropping them earlier lost more facts on the tuning sets than the share was worth). When
     even those read too English, the most relevant quote that keeps the answer Korean enough is
-    quoted instead, alone. A pronoun sentence and the sentence it follows (`follows`, by id) count as one quote and are
-    kept or dropped together."""
+    quoted instead, alone. A pronoun sentence and the sentence it follows (`follows`, by id)
+    count as one quote and are kept or dropped together."""
     lead = Support(lead_text or framing.lead(reading.kind, topic, "ko", reading.food), kind=NOTICE)
     closing = Support(texts["disclaimer"], kind=NOTICE)
 
@@ -1612,7 +1617,7 @@ def _within_korean_share(backed, frame_top, reading: Reading, topic, texts, gist
     if korean_enough(kept):
         return kept
     for letters in KO_TIGHTER_LETTERS:
-        kept = [(e, replace(s, text=shortened_quote(s.text, letters))) for e, s in kept]
+        kept = _shortened(kept, letters)
         if korean_enough(kept):
             return kept
     while len(kept) > KO_LEAST_QUOTES and not korean_enough(kept):
@@ -1623,9 +1628,8 @@ def _within_korean_share(backed, frame_top, reading: Reading, topic, texts, gist
     # cut): the most relevant quote that keeps the answer Korean enough stands in for it, and the
     # terms of the one left out are named in Korean on the unquoted line.
     for start, end in zip([0, *ends[:-1]], ends):
-        for letters in (None, *KO_TIGHTER_LETTERS):
-            alone = [(e, s if letters is None else replace(s, text=shortened_quote(s.text, letters)))
-                     for e, s in backed[start:end]]
+        for letters in (KO_QUOTE_LETTERS, *KO_TIGHTER_LETTERS):
+            alone = _shortened(backed[start:end], letters)
             if korean_enough(alone):
                 return alone
     return kept
