@@ -89,6 +89,10 @@ LEXICAL_DUPLICATE = 0.7
 PAIR_MARGIN = 0.1  # a sentence with its pronoun follower wins over the sentence alone within this much relevance
 PAIR_TERMS = 2
 RELEVANCE_FLOOR = 0.4
+# A sentence this far from the question (cosine) is about something else, whatever its cues and page
+# ("Beta blockers are used to treat HBP …" for whooping cough's symptoms, "During the test, you lie on a
+# table …" for how hepatitis C is found): it is neither quoted nor named.
+QUESTION_FLOOR = 0.12
 # A sentence that names medical things beyond the question's own words (drugs, tests, body
 # parts, symptoms) says something specific; "The symptoms of appendicitis can vary" does not.
 # (feature specific_words, counted up to SPECIFIC_WORDS).
@@ -1234,7 +1238,8 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
                                   quote_letters=quote_letters, topic_pages=topic_pages)
     relevance = [float(r) for r in features @ relevance_weights()]
     never_chosen = [lists_another_kind(item.text, kind) or (kind != "definition" and only_names(item.text))
-                    for item in pool]
+                    or similarity < QUESTION_FLOOR
+                    for item, similarity in zip(pool, features[:, RELEVANCE_FEATURES.index("similarity")])]
     asked = set(tokenize(query))
     stems = [set(tokenize(item.text)) - asked for item in pool]
     # A unit of two sentences (`pairs`) counts as two towards the limit.

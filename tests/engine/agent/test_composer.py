@@ -620,6 +620,24 @@ def test_a_list_of_another_kind_is_never_chosen(minilm):
     assert any(e.text.startswith("Symptoms include") for e, _ in asked_symptoms)
 
 
+def test_a_sentence_far_from_the_question_is_never_chosen(minilm):
+    """How hepatitis C is found: where to lie after the biopsy says nothing of it, however high the
+    test page and its cue word lift it."""
+    from engine.agent import composer
+    from engine.agent.composer import select
+
+    page = Passage("hepc-dx", "A blood test shows whether you have hepatitis C. "
+                   "After the test you rest on your right side for a couple of hours before going home.",
+                   title="How to diagnose What I need to know about Hepatitis C ?")
+    question = "How is hepatitis C diagnosed?"
+    pool, vectors, query_vector = scored_pool(minilm, page, question)
+    similarity = {e.text[:10]: float(v @ query_vector) for e, v in zip(pool, vectors)}
+    assert similarity["After the "] < composer.QUESTION_FLOOR < similarity["A blood te"]
+    chosen = select(query_vector, pool, vectors, kind="diagnosis", topic_terms=["hepatitis c"], sources=1,
+                    limit=len(pool), query=question, answering={1})
+    assert [e.text[:10] for e, _ in chosen] == ["A blood te"]
+
+
 def test_the_main_cause_is_more_relevant(minilm, monkeypatch):
     """"The most common cause is heavy alcohol use" names pancreatitis' main cause without its name."""
     from engine.agent import composer
@@ -1789,7 +1807,7 @@ def test_an_answer_none_of_whose_quotes_speaks_to_the_asked_kind_says_so_in_its_
     assert off_kind_lead("dosage", "나프록센", "ko").endswith("약사나 의사와 확인하세요.")
 
 
-FREQUENCY_NOTE = "Sometimes, no information on frequency is available."
+FREQUENCY_NOTE = "Sometimes, no information is available on how often each symptom of the syndrome occurs."
 RARE_SYMPTOMS = Passage("gard/foo", "Symptoms of Foo syndrome include short stature, a heart defect and delayed "
                         "speech. Most children with Foo syndrome have feeding problems in infancy. "
                         f"The frequency may also be listed as a fraction. {FREQUENCY_NOTE}",
