@@ -330,6 +330,74 @@ _MAIN_ONE = re.compile(r"^(?:\w+\s+){0,2}?(?:most common|most frequent|main|lead
                        r"\s+(?:is|are|include|includes)\b", re.I)
 
 
+# A sentence that says, in the passive, by what the topic is treated, caused, found or prevented ("Asthma
+# is treated with two types of medicines: …", "Gout is caused by too much uric acid") gives the whole
+# of the asked kind, not one of its items; "Some cases can be treated …" and "… is not caused by …" do not.
+_PASSIVE_OVERVIEW = {
+    "treatment": r"(?:treated|managed|controlled)\s+(?:\w+\s+){0,3}?(?:with|by|using|through)",
+    "causes": r"(?:caused|triggered)\s+by|due\s+to",
+    "diagnosis": r"diagnosed\s+(?:\w+\s+){0,3}?(?:with|by|using|through|based on|from)",
+    "prevention": r"prevented\s+(?:\w+\s+){0,3}?(?:with|by|through)"}
+_PASSIVE_SUBJECT = re.compile(r"^([^.;:,]{2,60}?)\s+(?:is|are|can\s+(?:often\s+|usually\s+)?be|may\s+be)\s+"
+                              r"(?:(?:usually|often|most often|mostly|commonly|generally|typically|mainly|almost always|"
+                              r"best)\s+)?(" + "|".join(f"(?:{v})" for v in _PASSIVE_OVERVIEW.values()) + r")\b",
+                              re.I)
+
+
+# "… may be treated by your regular doctor or by a urologist" says who treats, not with what.
+_BY_WHOM = re.compile(r"^\s*(?:(?:your|a|an|the|their)\s+)?(?:[\w-]+\s+){0,2}?(?:doctors?|physicians?|providers?|"
+                      r"teams?|surgeons?|nurses?|\w+ists?)\b", re.I)
+
+
+def passive_overview(sentence: str, kind: str) -> str:
+    """The subject of a sentence that says by what it is treated, caused, found or prevented, when
+    that is the asked kind ("Asthma is treated with …" → "Asthma"), else ""."""
+    stated = _PASSIVE_SUBJECT.match(sentence.strip())
+    wanted = _PASSIVE_OVERVIEW.get("treatment" if kind == "what_to_do" else kind)
+    if not stated or not wanted or not re.fullmatch(wanted, stated.group(2), re.I):
+        return ""
+    if _BY_WHOM.match(sentence.strip()[stated.end():]):
+        return ""
+    return stated.group(1)
+
+
+# "The symptoms of gout include …", "Glaucoma treatments include …": a list that says it is the topic's own,
+# whole (not "Some", "Other"), of the asked kind.
+_LISTS_THE_KIND = re.compile(r"^(?:the\s+)?(?:(?:most\s+)?common\s+|usual\s+|typical\s+)?"
+                             r"(signs and symptoms|causes?|symptoms?|signs?|treatments?|risk factors?|side effects?)"
+                             r"\s+(?:of|for)\s+(.{2,60}?)\s+(?:include|includes|are|can include|may include)\b"
+                             r"|^(.{2,60}?)\s+(causes|symptoms|signs|treatments|risk factors|side effects)\s+"
+                             r"(?:include|includes|are|can include|may include)\b", re.I)
+
+
+def names_only_the_topic(subject: str, topic_terms: Sequence[str]) -> bool:
+    """The subject is the topic by one of its names ("Asthma", "the flu (influenza)"), not a kind of
+    it or something that bears its name ("Some cases of asthma", "Obesity hypoventilation syndrome")."""
+    named = re.sub(r"\([^)]*\)", " ", subject.lower())
+    named = re.sub(r"^(?:the|a|an)\s+|\s+", " ", named).strip()
+    named = re.sub(r"^(?:the|a|an)\s+", "", named)
+    return any(term and named in (term.lower(), f"{term.lower()}s", f"{term.lower()}es") or named + "s" == term.lower()
+               for term in topic_terms)
+
+
+def gives_the_whole_kind(sentence: str, kind: str, topic_terms: Sequence[str]) -> bool:
+    """The sentence gives the whole of the asked kind for the topic itself: its main one ("The most
+    common cause is …"), by what it is treated, caused, found or prevented ("Asthma is treated with
+    two types of medicines: …"), or its list ("The symptoms of gout include …"). Stricter than
+    `overview`, which only orders: it decides what `select` must not leave out."""
+    if states_the_main_one(sentence, kind):
+        return True
+    passive = passive_overview(sentence, kind)
+    if passive:
+        return names_only_the_topic(passive, topic_terms)
+    listed = _LISTS_THE_KIND.match(sentence.strip())
+    if not listed:
+        return False
+    word, subject = (listed.group(1), listed.group(2)) if listed.group(1) else (listed.group(4), listed.group(3))
+    stated = _SUBJECTS.get(re.sub(r"s$", "", word.lower()), "symptoms" if word.lower().startswith("signs and") else "")
+    return stated == ("treatment" if kind == "what_to_do" else kind) and names_only_the_topic(subject, topic_terms)
+
+
 def states_the_main_one(sentence: str, kind: str) -> bool:
     """The sentence's subject is the most common or main one of the asked kind."""
     stated = _MAIN_ONE.match(sentence)
@@ -1273,7 +1341,29 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
             best = unit
         chosen.append(best)
         sentences += size[best]
+    overview_at = _overview_left_out(pool, chosen, relevance, never_chosen, size, stems, kind, topic_terms)
+    if overview_at is not None:
+        if sentences + 1 > limit:
+            chosen.remove(min((i for i in chosen if size[i] == 1), key=lambda i: relevance[i]))
+        chosen.append(overview_at)
     return [(pool[i], relevance[i]) for i in chosen]
+
+
+def _overview_left_out(pool: Sequence[Evidence], chosen: list[int], relevance: list[float], never_chosen: list[bool],
+                       size: list[int], stems: list[set], kind: str, topic_terms: Sequence[str]) -> int | None:
+    """The most relevant sentence that gives the whole of the asked kind (`gives_the_whole_kind`: "Asthma is treated
+    with two types of medicines: …") when MMR chose none: a clinician reads it first, and a choice among
+    sentences of nearly equal weight must not leave it out for a detail. None when one is chosen,
+    none qualifies (at least RELEVANCE_FLOOR, not a restatement of a chosen one) or nothing was chosen."""
+    if not chosen or kind == "definition" or any(gives_the_whole_kind(pool[i].text, kind, topic_terms) for i in chosen):
+        return None
+    if not any(size[i] == 1 for i in chosen):
+        return None
+    left_out = [i for i, item in enumerate(pool)
+                if i not in chosen and not never_chosen[i] and size[i] == 1 and relevance[i] >= RELEVANCE_FLOOR
+                and gives_the_whole_kind(item.text, kind, topic_terms)
+                and not any(_overlap(stems[i], stems[j]) >= LEXICAL_DUPLICATE for j in chosen)]
+    return max(left_out, key=lambda i: relevance[i], default=None)
 
 
 def beyond_the_topic(sentence: str, topic_terms: Sequence[str]) -> str:
@@ -1308,6 +1398,9 @@ def overview(sentence: str, kind: str, topic_terms: Sequence[str]) -> bool:
     topic ("Common causes of skin lumps include: …; warts")."""
     if states_the_main_one(sentence, kind):
         return True
+    passive = passive_overview(sentence, kind)
+    if passive:
+        return names_only_the_topic(passive, topic_terms)
     stated = _STATED_SUBJECT.match(sentence)
     if not stated or _stated_kind(sentence) != kind or _SOME_OF_THEM.match(sentence):
         return False

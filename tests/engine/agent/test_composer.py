@@ -638,6 +638,52 @@ def test_a_sentence_far_from_the_question_is_never_chosen(minilm):
     assert [e.text[:10] for e, _ in chosen] == ["A blood te"]
 
 
+@pytest.mark.parametrize("sentence, kind, expected", [
+    ("Asthma is treated with two types of medicines: long-term control and quick-relief medicines.", "treatment", True),
+    ("Gout is caused by too much uric acid in the blood.", "causes", True),
+    ("Hepatitis C is diagnosed with a blood test.", "diagnosis", True),
+    ("The most common symptoms of scabies are intense itching and a rash.", "symptoms", True),
+    ("Symptoms of type 2 diabetes include thirst and tiredness.", "symptoms", True),
+    ("Asthma is treated with inhalers.", "what_to_do", True),
+    ("Some cases of asthma can be treated with one medicine.", "treatment", False),
+    ("Asthma is not treated with antibiotics.", "treatment", False),
+    ("Kidney stones may be treated by your regular doctor or by a urologist.", "treatment", False),
+    ("Treatments for obesity hypoventilation syndrome (OHS) include breathing support.", "treatment", False),
+    ("Gallstone symptoms may be similar to those of other conditions.", "symptoms", False),
+    ("The treatment for kidney stones usually depends on their size and what they are made of.", "treatment", False),
+    ("Gout is caused by too much uric acid in the blood.", "treatment", False),
+])
+def test_a_sentence_that_gives_the_whole_of_the_asked_kind(sentence, kind, expected):
+    from engine.agent.composer import gives_the_whole_kind
+
+    topics = ["asthma", "gout", "hepatitis c", "scabies", "type 2 diabetes", "kidney stone", "obesity", "gallstones"]
+    assert gives_the_whole_kind(sentence, kind, topics) is expected
+
+
+def test_the_sentence_that_gives_the_whole_kind_is_never_left_out(minilm, monkeypatch):
+    """How asthma is treated: two detail sentences about the medicine's dose and plan outweigh, one by one,
+    the sentence that says asthma is treated with two types of medicines; it is quoted in place of the
+    weaker detail."""
+    from engine.agent import composer
+    from engine.agent.composer import select
+
+    page = Passage("asthma-tx", "Your doctor may raise the dose of your medicine if your symptoms are not "
+                   "under control. A written action plan made with your doctor says which medicine to take each day "
+                   "and when. Asthma is treated with two types of medicines: long-term "
+                   "control and quick-relief medicines.", title="What are the treatments for Asthma ?")
+    question = "What is the treatment for asthma?"
+    pool, vectors, query_vector = scored_pool(minilm, page, question)
+    common = dict(kind="treatment", topic_terms=["asthma"], sources=1, limit=2, query=question, answering={1})
+    # The details weigh more, whatever the embedder says.
+    monkeypatch.setitem(composer.RELEVANCE_WEIGHTS, "names_the_topic", -1.0)
+    monkeypatch.setattr(composer, "_overview_left_out", lambda *args: None)
+    assert not any(e.text.startswith("Asthma is treated") for e, _ in select(query_vector, pool, vectors, **common))
+    monkeypatch.undo()
+    monkeypatch.setitem(composer.RELEVANCE_WEIGHTS, "names_the_topic", -1.0)
+    chosen = [e.text for e, _ in select(query_vector, pool, vectors, **common)]
+    assert len(chosen) == 2 and any(text.startswith("Asthma is treated") for text in chosen)
+
+
 def test_the_main_cause_is_more_relevant(minilm, monkeypatch):
     """"The most common cause is heavy alcohol use" names pancreatitis' main cause without its name."""
     from engine.agent import composer
