@@ -370,6 +370,12 @@ _LISTS_THE_KIND = re.compile(r"^(?:the\s+)?(?:(?:most\s+)?common\s+|usual\s+|typ
                              r"(?:include|includes|are|can include|may include)\b", re.I)
 
 
+# "A blood test will show if you have hepatitis C": the test that finds the topic, said outright.
+_TEST_SHOWS = re.compile(r"^(?:a|an|the)?\s*(?:[\w-]+\s+){0,3}?(?:tests?|exams?|examinations?|scans?|biops(?:y|ies)|x-rays?)"
+                         r"\s+(?:will|can|may|usually)?\s*(?:shows?|tells?|confirms?|finds?|detects?)\s+(?:if|whether)\s+"
+                         r"(?:you|a person|someone|your child|they|he|she)\s+(?:has|have)\s+(.{2,60}?)\W*$", re.I)
+
+
 def names_only_the_topic(subject: str, topic_terms: Sequence[str]) -> bool:
     """The subject is the topic by one of its names ("Asthma", "the flu (influenza)"), not a kind of
     it or something that bears its name ("Some cases of asthma", "Obesity hypoventilation syndrome")."""
@@ -383,13 +389,17 @@ def names_only_the_topic(subject: str, topic_terms: Sequence[str]) -> bool:
 def gives_the_whole_kind(sentence: str, kind: str, topic_terms: Sequence[str]) -> bool:
     """The sentence gives the whole of the asked kind for the topic itself: its main one ("The most
     common cause is …"), by what it is treated, caused, found or prevented ("Asthma is treated with
-    two types of medicines: …"), or its list ("The symptoms of gout include …"). Stricter than
+    two types of medicines: …", "A blood test will show if you have hepatitis C"), or its list ("The
+    symptoms of gout include …"). Stricter than
     `overview`, which only orders: it decides what `select` must not leave out."""
     if states_the_main_one(sentence, kind):
         return True
     passive = passive_overview(sentence, kind)
     if passive:
         return names_only_the_topic(passive, topic_terms)
+    shows = _TEST_SHOWS.match(sentence.strip())
+    if shows:
+        return kind == "diagnosis" and names_only_the_topic(shows.group(1), topic_terms)
     listed = _LISTS_THE_KIND.match(sentence.strip())
     if not listed:
         return False
