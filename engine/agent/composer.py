@@ -345,15 +345,28 @@ _PASSIVE_SUBJECT = re.compile(r"^([^.;:,]{2,60}?)\s+(?:is|are|can\s+(?:often\s+|
 
 
 # "… may be treated by your regular doctor or by a urologist" says who treats, not with what.
-_BY_WHOM = re.compile(r"^\s*(?:(?:your|a|an|the|their)\s+)?(?:[\w-]+\s+){0,2}?(?:doctors?|physicians?|providers?|"
+_BY_WHOM = re.compile(r"^\s*(?:(?:your|a|an|the|their)\s+)?(?:[\w-]+\s+){0,2}?(?:doctors?|physicians?|providers?|practitioners?|"
                       r"teams?|surgeons?|nurses?|\w+ists?)\b", re.I)
+
+
+# The same in the active voice: "For most patients, health care providers diagnose high blood pressure when
+# readings are consistently 140/90 mmHg or above", "Doctors treat gout with …".
+_ACTIVE_OVERVIEW = re.compile(r"^(?:[\w,]+\s+){0,6}?(?:doctors?|providers?|physicians?|clinicians?)\s+"
+                              r"(?:(?:can|may|usually|often|will|generally|typically)\s+)?(diagnose|treat|prevent)\s+"
+                              r"(.{2,60}?)\s+(?:by|with|using|when|if|based on|through|from)\b", re.I)
+_ACTIVE_KINDS = {"diagnose": "diagnosis", "treat": "treatment", "prevent": "prevention"}
 
 
 def passive_overview(sentence: str, kind: str) -> str:
     """The subject of a sentence that says by what it is treated, caused, found or prevented, when
-    that is the asked kind ("Asthma is treated with …" → "Asthma"), else ""."""
+    that is the asked kind ("Asthma is treated with …" → "Asthma"; "Providers diagnose high blood pressure
+    when …" → "high blood pressure"), else ""."""
+    asked = "treatment" if kind == "what_to_do" else kind
+    active = _ACTIVE_OVERVIEW.match(sentence.strip())
+    if active:
+        return active.group(2) if _ACTIVE_KINDS[active.group(1).lower()] == asked else ""
     stated = _PASSIVE_SUBJECT.match(sentence.strip())
-    wanted = _PASSIVE_OVERVIEW.get("treatment" if kind == "what_to_do" else kind)
+    wanted = _PASSIVE_OVERVIEW.get(asked)
     if not stated or not wanted or not re.fullmatch(wanted, stated.group(2), re.I):
         return ""
     if _BY_WHOM.match(sentence.strip()[stated.end():]):
@@ -372,13 +385,17 @@ _LISTS_THE_KIND = re.compile(r"^(?:the\s+)?(?:(?:most\s+)?common\s+|usual\s+|typ
 
 # "A blood test will show if you have hepatitis C": the test that finds the topic, said outright.
 _TEST_SHOWS = re.compile(r"^(?:a|an|the)?\s*(?:[\w-]+\s+){0,3}?(?:tests?|exams?|examinations?|scans?|biops(?:y|ies)|x-rays?)"
-                         r"\s+(?:will|can|may|usually)?\s*(?:shows?|tells?|confirms?|finds?|detects?)\s+(?:if|whether)\s+"
+                         r"(?:,[^,.;:]{1,60},)?\s+(?:will|can|may|usually)?\s*(?:help\s+)?"
+                         r"(?:shows?|tells?|confirms?|finds?|detects?|determines?)\s+(?:if|whether)\s+"
                          r"(?:you|a person|someone|your child|they|he|she)\s+(?:has|have)\s+(.{2,60}?)\W*$", re.I)
 
 
-def names_only_the_topic(subject: str, topic_terms: Sequence[str]) -> bool:
-    """The subject is the topic by one of its names ("Asthma", "the flu (influenza)"), not a kind of
-    it or something that bears its name ("Some cases of asthma", "Obesity hypoventilation syndrome")."""
+def names_only_the_topic(subject: str, topic_terms: Sequence[str], names: Sequence[set[str]] = ()) -> bool:
+    """The subject is the topic by one of its names ("Asthma", "the flu (influenza)"; `names`, the stems
+    of the topic's names and synonyms, `Topic.names`), not a kind of it or something that bears its name
+    ("Some cases of asthma", "Obesity hypoventilation syndrome")."""
+    if names and set(tokenize(re.sub(r"\([^)]*\)", " ", subject))) in names:
+        return True
     named = re.sub(r"\([^)]*\)", " ", subject.lower())
     named = re.sub(r"^(?:the|a|an)\s+|\s+", " ", named).strip()
     named = re.sub(r"^(?:the|a|an)\s+", "", named)
@@ -386,7 +403,7 @@ def names_only_the_topic(subject: str, topic_terms: Sequence[str]) -> bool:
                for term in topic_terms)
 
 
-def gives_the_whole_kind(sentence: str, kind: str, topic_terms: Sequence[str]) -> bool:
+def gives_the_whole_kind(sentence: str, kind: str, topic_terms: Sequence[str], names: Sequence[set[str]] = ()) -> bool:
     """The sentence gives the whole of the asked kind for the topic itself: its main one ("The most
     common cause is …"), by what it is treated, caused, found or prevented ("Asthma is treated with
     two types of medicines: …", "A blood test will show if you have hepatitis C"), or its list ("The
@@ -396,16 +413,16 @@ def gives_the_whole_kind(sentence: str, kind: str, topic_terms: Sequence[str]) -
         return True
     passive = passive_overview(sentence, kind)
     if passive:
-        return names_only_the_topic(passive, topic_terms)
+        return names_only_the_topic(passive, topic_terms, names)
     shows = _TEST_SHOWS.match(sentence.strip())
     if shows:
-        return kind == "diagnosis" and names_only_the_topic(shows.group(1), topic_terms)
+        return kind == "diagnosis" and names_only_the_topic(shows.group(1), topic_terms, names)
     listed = _LISTS_THE_KIND.match(sentence.strip())
     if not listed:
         return False
     word, subject = (listed.group(1), listed.group(2)) if listed.group(1) else (listed.group(4), listed.group(3))
     stated = _SUBJECTS.get(re.sub(r"s$", "", word.lower()), "symptoms" if word.lower().startswith("signs and") else "")
-    return stated == ("treatment" if kind == "what_to_do" else kind) and names_only_the_topic(subject, topic_terms)
+    return stated == ("treatment" if kind == "what_to_do" else kind) and names_only_the_topic(subject, topic_terms, names)
 
 
 def states_the_main_one(sentence: str, kind: str) -> bool:
@@ -1296,7 +1313,8 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
            pairs: dict[str, tuple[Evidence, Evidence]] | None = None,
            complete_pairs: bool = False,
            page_words: dict[int, set[str]] | None = None,
-           quote_letters: int = 0, topic_pages: set[int] = frozenset()) -> list[tuple[Evidence, float]]:
+           quote_letters: int = 0, topic_pages: set[int] = frozenset(),
+           topic_names: Sequence[set[str]] = ()) -> list[tuple[Evidence, float]]:
     """MMR over the pool: relevance (`relevance_features` weighed by RELEVANCE_WEIGHTS)
     against redundancy with what is already chosen; a restatement of a chosen sentence
     (`LEXICAL_DUPLICATE`) is never chosen, nor a list that says it is of another kind
@@ -1351,27 +1369,35 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
             best = unit
         chosen.append(best)
         sentences += size[best]
-    overview_at = _overview_left_out(pool, chosen, relevance, never_chosen, size, stems, kind, topic_terms)
+    def whole(i: int) -> bool:
+        return kind != "definition" and gives_the_whole_kind(pool[i].text, kind, topic_terms, topic_names)
+
+    overview_at = _overview_left_out(pool, chosen, relevance, never_chosen, size, stems, whole)
     if overview_at is not None:
         if sentences + 1 > limit:
             chosen.remove(min((i for i in chosen if size[i] == 1), key=lambda i: relevance[i]))
         chosen.append(overview_at)
+    # The overview heads the list, which is in order of weight: a Korean answer quotes its first ones.
+    overviews = [i for i in chosen if whole(i)]
+    if overviews:
+        first = max(overviews, key=lambda i: relevance[i])
+        chosen = [first, *(i for i in chosen if i != first)]
     return [(pool[i], relevance[i]) for i in chosen]
 
 
 def _overview_left_out(pool: Sequence[Evidence], chosen: list[int], relevance: list[float], never_chosen: list[bool],
-                       size: list[int], stems: list[set], kind: str, topic_terms: Sequence[str]) -> int | None:
+                       size: list[int], stems: list[set], whole) -> int | None:
     """The most relevant sentence that gives the whole of the asked kind (`gives_the_whole_kind`: "Asthma is treated
     with two types of medicines: …") when MMR chose none: a clinician reads it first, and a choice among
     sentences of nearly equal weight must not leave it out for a detail. None when one is chosen,
     none qualifies (at least RELEVANCE_FLOOR, not a restatement of a chosen one) or nothing was chosen."""
-    if not chosen or kind == "definition" or any(gives_the_whole_kind(pool[i].text, kind, topic_terms) for i in chosen):
+    if not chosen or any(whole(i) for i in chosen):
         return None
     if not any(size[i] == 1 for i in chosen):
         return None
     left_out = [i for i, item in enumerate(pool)
                 if i not in chosen and not never_chosen[i] and size[i] == 1 and relevance[i] >= RELEVANCE_FLOOR
-                and gives_the_whole_kind(item.text, kind, topic_terms)
+                and whole(i)
                 and not any(_overlap(stems[i], stems[j]) >= LEXICAL_DUPLICATE for j in chosen)]
     return max(left_out, key=lambda i: relevance[i], default=None)
 
@@ -1564,7 +1590,8 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
                             answering=answering, aside=aside, food=food, pairs=joined,
                             complete_pairs=language != "ko", page_words=page_words,
                             topic_pages=set(page_words) if asked else set(),
-                            quote_letters=KO_TIGHTER_LETTERS[0] if language == "ko" else 0)
+                            quote_letters=KO_TIGHTER_LETTERS[0] if language == "ko" else 0,
+                            topic_names=asked.names)
             chosen = select(query_vector, pool, vectors, limit=limit, **weighing)
             if language != "ko" and NAMED_EN:
                 taken = {id(e) for e, _ in chosen}

@@ -663,6 +663,19 @@ def test_a_sentence_that_gives_the_whole_of_the_asked_kind(sentence, kind, expec
     assert gives_the_whole_kind(sentence, kind, topics) is expected
 
 
+def test_the_whole_kind_is_said_of_the_topic_by_any_of_its_names():
+    """A Korean question's topic is the concept's name ("hypertension"); the page says "high blood pressure"."""
+    from engine.agent.composer import gives_the_whole_kind
+    from engine.text import tokenize
+
+    sentence = ("For most patients, health care providers diagnose high blood pressure when blood pressure readings "
+                "are consistently 140/90 mmHg or above.")
+    names = [set(tokenize("hypertension")), set(tokenize("high blood pressure"))]
+    assert gives_the_whole_kind(sentence, "diagnosis", ["hypertension"], names)
+    assert not gives_the_whole_kind(sentence, "diagnosis", ["hypertension"])
+    assert not gives_the_whole_kind(sentence, "treatment", ["hypertension"], names)
+
+
 def test_the_sentence_that_gives_the_whole_kind_is_never_left_out(minilm, monkeypatch):
     """How asthma is treated: two detail sentences about the medicine's dose and plan outweigh, one by one,
     the sentence that says asthma is treated with two types of medicines; it is quoted in place of the
