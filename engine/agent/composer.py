@@ -22,7 +22,9 @@
    about its topic, and an answer none of whose sentences is says so in its lead
    (`about_the_topic`).
 3. Maximal marginal relevance over the sentence embeddings picks 3-6 of them (diverse,
-   not the same fact twice); they are ordered the way a clinician reads (what it is,
+   not the same fact twice; none far from the question, `QUESTION_FLOOR`; and never without the
+   sentence that gives the whole of the asked kind when one stands among them, `gives_the_whole_kind`:
+   "Asthma is treated with two types of medicines: …"); they are ordered the way a clinician reads (what it is,
    why, how it shows, how it is found, what to do about it) and keep their passage order
    within a facet.
 4. The frame: alerts, the patient facts on file when the question is about the patient,
