@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -359,9 +359,9 @@ _ACTIVE_OVERVIEW = re.compile(r"^(?:[\w,]+\s+){0,6}?(?:doctors?|providers?|physi
 _ACTIVE_KINDS = {"diagnose": "diagnosis", "treat": "treatment", "prevent": "prevention"}
 
 
-def passive_overview(sentence: str, kind: str) -> str:
-    """The subject of a sentence that says by what it is treated, caused, found or prevented, when
-    that is the asked kind ("Asthma is treated with …" → "Asthma"; "Providers diagnose high blood pressure
+def overview_subject(sentence: str, kind: str) -> str:
+    """The subject of a sentence that says by what it is treated, caused, found or prevented (in the
+    passive, or in the active with doctors as its subject), when that is the asked kind ("Asthma is treated with …" → "Asthma"; "Providers diagnose high blood pressure
     when …" → "high blood pressure"), else ""."""
     asked = "treatment" if kind == "what_to_do" else kind
     active = _ACTIVE_OVERVIEW.match(sentence.strip())
@@ -398,10 +398,8 @@ def names_only_the_topic(subject: str, topic_terms: Sequence[str], names: Sequen
     ("Some cases of asthma", "Obesity hypoventilation syndrome")."""
     if names and set(tokenize(re.sub(r"\([^)]*\)", " ", subject))) in names:
         return True
-    named = re.sub(r"\([^)]*\)", " ", subject.lower())
-    named = re.sub(r"^(?:the|a|an)\s+|\s+", " ", named).strip()
-    named = re.sub(r"^(?:the|a|an)\s+", "", named)
-    return any(term and named in (term.lower(), f"{term.lower()}s", f"{term.lower()}es") or named + "s" == term.lower()
+    named = re.sub(r"^(?:the|a|an)\s+", "", " ".join(re.sub(r"\([^)]*\)", " ", subject.lower()).split()))
+    return any(term and (named in (term.lower(), f"{term.lower()}s", f"{term.lower()}es") or f"{named}s" == term.lower())
                for term in topic_terms)
 
 
@@ -409,11 +407,11 @@ def gives_the_whole_kind(sentence: str, kind: str, topic_terms: Sequence[str], n
     """The sentence gives the whole of the asked kind for the topic itself: its main one ("The most
     common cause is …"), by what it is treated, caused, found or prevented ("Asthma is treated with
     two types of medicines: …", "A blood test will show if you have hepatitis C"), or its list ("The
-    symptoms of gout include …"). Stricter than
-    `overview`, which only orders: it decides what `select` must not leave out."""
+    symptoms of gout include …"). Stricter than `overview`, which only orders: it decides what
+    `select` must not leave out."""
     if states_the_main_one(sentence, kind):
         return True
-    passive = passive_overview(sentence, kind)
+    passive = overview_subject(sentence, kind)
     if passive:
         return names_only_the_topic(passive, topic_terms, names)
     shows = _TEST_SHOWS.match(sentence.strip())
@@ -1371,6 +1369,7 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
             best = unit
         chosen.append(best)
         sentences += size[best]
+
     def whole(i: int) -> bool:
         return kind != "definition" and gives_the_whole_kind(pool[i].text, kind, topic_terms, topic_names)
 
@@ -1388,14 +1387,13 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
 
 
 def _overview_left_out(pool: Sequence[Evidence], chosen: list[int], relevance: list[float], never_chosen: list[bool],
-                       size: list[int], stems: list[set], whole) -> int | None:
+                       size: list[int], stems: list[set], whole: Callable[[int], bool]) -> int | None:
     """The most relevant sentence that gives the whole of the asked kind (`gives_the_whole_kind`: "Asthma is treated
     with two types of medicines: …") when MMR chose none: a clinician reads it first, and a choice among
     sentences of nearly equal weight must not leave it out for a detail. None when one is chosen,
-    none qualifies (at least RELEVANCE_FLOOR, not a restatement of a chosen one) or nothing was chosen."""
-    if not chosen or any(whole(i) for i in chosen):
-        return None
-    if not any(size[i] == 1 for i in chosen):
+    none qualifies (at least RELEVANCE_FLOOR, not a restatement of a chosen one) or no single sentence
+    was chosen that it could take the place of."""
+    if not any(size[i] == 1 for i in chosen) or any(whole(i) for i in chosen):
         return None
     left_out = [i for i, item in enumerate(pool)
                 if i not in chosen and not never_chosen[i] and size[i] == 1 and relevance[i] >= RELEVANCE_FLOOR
@@ -1436,7 +1434,7 @@ def overview(sentence: str, kind: str, topic_terms: Sequence[str]) -> bool:
     topic ("Common causes of skin lumps include: …; warts")."""
     if states_the_main_one(sentence, kind):
         return True
-    passive = passive_overview(sentence, kind)
+    passive = overview_subject(sentence, kind)
     if passive:
         return names_only_the_topic(passive, topic_terms)
     stated = _STATED_SUBJECT.match(sentence)
