@@ -50,7 +50,9 @@ _CITATION = re.compile(r"\s*\[(\d{1,2})\]")
 # Knowledge-base text keeps list items inline ("if you - Are a man - Drink alcohol").
 # Not a dash between two numbers: "for 3 - 6 weeks" is a range.
 _INLINE_BULLET = re.compile(r"(?:^|(?<!\d)\s+)[-*•]\s+(?=[A-Za-z0-9(])|(?<=\d)\s+[-*•]\s+(?=[A-Za-z(])")
-_MAX_LIST_ITEMS = 8
+# Items past this many are left out of the evidence (nothing can quote them); symptom lists often run to
+# ten or more ("… Frequent bowel movements or diarrhea; Weight loss; …"), and eight cut them.
+_MAX_LIST_ITEMS = 12
 ITEM_SENTENCE_WORDS = 5
 # It also lost its line breaks: a section heading runs into the sentence after it ("Signs and
 # Symptoms of Anemia The most common symptom ..."), and a list into its lead-in ("include:

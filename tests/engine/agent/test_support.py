@@ -39,6 +39,17 @@ def test_a_list_in_its_own_paragraph_joins_the_lead_in_before_it():
     ]
 
 
+def test_a_symptom_list_of_ten_items_is_kept_whole():
+    """Items past the cap are dropped from the evidence, so nothing can quote them: a symptom list of
+    ten, its weight loss ninth, stays whole."""
+    symptoms = ["being nervous", "mood swings", "fatigue", "heat intolerance", "trouble sleeping", "hand tremors",
+                "rapid heartbeat", "frequent bowel movements", "weight loss", "goiter"]
+    text = "The symptoms can vary. They may include: " + " ".join(f"- {item}" for item in symptoms)
+    assert passage_units(text)[-1] == f"The symptoms can vary. They may include: {'; '.join(symptoms)}."
+    many = [f"item {n} here" for n in range(1, 21)]
+    assert passage_units("It may include: " + " ".join(f"- {item}" for item in many))[-1].count("; ") + 1 == 12
+
+
 def test_a_bullet_item_s_heading_speaks_for_the_sentences_in_its_item():
     text = ("- Acetaminophen. Try this medicine first for your pain. Do not take more than 4 grams on any 1 day. "
             "- Nonsteroidal anti-inflammatory drugs (NSAIDs). You can buy some NSAIDs without a prescription.\n\n"
