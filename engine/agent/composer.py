@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Callable, Sequence
+from typing import Sequence
 
 import numpy as np
 
@@ -359,11 +359,17 @@ _ACTIVE_OVERVIEW = re.compile(r"^(?:[\w,]+\s+){0,6}?(?:doctors?|providers?|physi
 _ACTIVE_KINDS = {"diagnose": "diagnosis", "treat": "treatment", "prevent": "prevention"}
 
 
+def _whole_kind(kind: str) -> str:
+    """The kind whose whole answers the asked one: what to do for a condition is its treatment."""
+    return "treatment" if kind == "what_to_do" else kind
+
+
 def overview_subject(sentence: str, kind: str) -> str:
     """The subject of a sentence that says by what it is treated, caused, found or prevented (in the
-    passive, or in the active with doctors as its subject), when that is the asked kind ("Asthma is treated with …" → "Asthma"; "Providers diagnose high blood pressure
-    when …" → "high blood pressure"), else ""."""
-    asked = "treatment" if kind == "what_to_do" else kind
+    passive, or in the active with doctors as its subject), when that is the asked kind ("Asthma is
+    treated with …" → "Asthma"; "Providers diagnose high blood pressure when …" → "high blood
+    pressure"), else ""."""
+    asked = _whole_kind(kind)
     active = _ACTIVE_OVERVIEW.match(sentence.strip())
     if active:
         return active.group(2) if _ACTIVE_KINDS[active.group(1).lower()] == asked else ""
@@ -411,9 +417,9 @@ def gives_the_whole_kind(sentence: str, kind: str, topic_terms: Sequence[str], n
     `select` must not leave out."""
     if states_the_main_one(sentence, kind):
         return True
-    passive = overview_subject(sentence, kind)
-    if passive:
-        return names_only_the_topic(passive, topic_terms, names)
+    subject = overview_subject(sentence, kind)
+    if subject:
+        return names_only_the_topic(subject, topic_terms, names)
     shows = _TEST_SHOWS.match(sentence.strip())
     if shows:
         return kind == "diagnosis" and names_only_the_topic(shows.group(1), topic_terms, names)
@@ -422,7 +428,7 @@ def gives_the_whole_kind(sentence: str, kind: str, topic_terms: Sequence[str], n
         return False
     word, subject = (listed.group(1), listed.group(2)) if listed.group(1) else (listed.group(4), listed.group(3))
     stated = _SUBJECTS.get(re.sub(r"s$", "", word.lower()), "symptoms" if word.lower().startswith("signs and") else "")
-    return stated == ("treatment" if kind == "what_to_do" else kind) and names_only_the_topic(subject, topic_terms, names)
+    return stated == _whole_kind(kind) and names_only_the_topic(subject, topic_terms, names)
 
 
 def states_the_main_one(sentence: str, kind: str) -> bool:
@@ -1369,35 +1375,32 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
             best = unit
         chosen.append(best)
         sentences += size[best]
-
-    def whole(i: int) -> bool:
-        return kind != "definition" and gives_the_whole_kind(pool[i].text, kind, topic_terms, topic_names)
-
-    overview_at = _overview_left_out(pool, chosen, relevance, never_chosen, size, stems, whole)
+    whole = [kind != "definition" and gives_the_whole_kind(item.text, kind, topic_terms, topic_names)
+             for item in pool]
+    overview_at = _overview_left_out(chosen, relevance, never_chosen, size, stems, whole)
     if overview_at is not None:
         if sentences + 1 > limit:
             chosen.remove(min((i for i in chosen if size[i] == 1), key=lambda i: relevance[i]))
         chosen.append(overview_at)
     # The overview heads the list, which is in order of weight: a Korean answer quotes its first ones.
-    overviews = [i for i in chosen if whole(i)]
+    overviews = [i for i in chosen if whole[i]]
     if overviews:
         first = max(overviews, key=lambda i: relevance[i])
         chosen = [first, *(i for i in chosen if i != first)]
     return [(pool[i], relevance[i]) for i in chosen]
 
 
-def _overview_left_out(pool: Sequence[Evidence], chosen: list[int], relevance: list[float], never_chosen: list[bool],
-                       size: list[int], stems: list[set], whole: Callable[[int], bool]) -> int | None:
+def _overview_left_out(chosen: list[int], relevance: list[float], never_chosen: list[bool], size: list[int],
+                       stems: list[set], whole: list[bool]) -> int | None:
     """The most relevant sentence that gives the whole of the asked kind (`gives_the_whole_kind`: "Asthma is treated
     with two types of medicines: …") when MMR chose none: a clinician reads it first, and a choice among
     sentences of nearly equal weight must not leave it out for a detail. None when one is chosen,
     none qualifies (at least RELEVANCE_FLOOR, not a restatement of a chosen one) or no single sentence
     was chosen that it could take the place of."""
-    if not any(size[i] == 1 for i in chosen) or any(whole(i) for i in chosen):
+    if not any(size[i] == 1 for i in chosen) or any(whole[i] for i in chosen):
         return None
-    left_out = [i for i, item in enumerate(pool)
-                if i not in chosen and not never_chosen[i] and size[i] == 1 and relevance[i] >= RELEVANCE_FLOOR
-                and whole(i)
+    left_out = [i for i, gives in enumerate(whole)
+                if gives and i not in chosen and not never_chosen[i] and size[i] == 1 and relevance[i] >= RELEVANCE_FLOOR
                 and not any(_overlap(stems[i], stems[j]) >= LEXICAL_DUPLICATE for j in chosen)]
     return max(left_out, key=lambda i: relevance[i], default=None)
 
@@ -1434,9 +1437,9 @@ def overview(sentence: str, kind: str, topic_terms: Sequence[str]) -> bool:
     topic ("Common causes of skin lumps include: …; warts")."""
     if states_the_main_one(sentence, kind):
         return True
-    passive = overview_subject(sentence, kind)
-    if passive:
-        return names_only_the_topic(passive, topic_terms)
+    subject = overview_subject(sentence, kind)
+    if subject:
+        return names_only_the_topic(subject, topic_terms)
     stated = _STATED_SUBJECT.match(sentence)
     if not stated or _stated_kind(sentence) != kind or _SOME_OF_THEM.match(sentence):
         return False
