@@ -100,6 +100,8 @@ TEXTS = {
                             "ask a pharmacist or the prescriber about {name}.",
         "other_topics": "The knowledge base has no passage about {topic}; the sentences below come from pages on "
                         "other topics, so check that they apply:",
+        "little_on_topic": "The knowledge base says little about {topic}; most sentences below come from pages on "
+                           "other topics, so check that they apply:",
         "other_topics_no_topic": "No page found speaks of what this question asks; the sentences below come from "
                                  "pages on other topics, so check that they apply:",
         "not_together": "The knowledge base has no passage that speaks of {name} together, so no answer is given; "
@@ -123,6 +125,8 @@ TEXTS = {
                             "{name}에 대해서는 약사나 처방한 의사에게 물어봐 주세요.",
         "other_topics": "지식 베이스에 {topic}에 관한 문장이 없어, 아래는 다른 주제의 페이지에서 찾은 문장입니다. "
                         "해당되는지 꼭 확인하세요.",
+        "little_on_topic": "지식 베이스에는 {topic}에 관한 문장이 거의 없어, 아래 문장은 대부분 다른 주제의 페이지에서 "
+                           "찾은 것입니다. 해당되는지 꼭 확인하세요.",
         "other_topics_no_topic": "이 질문이 묻는 내용을 다룬 페이지를 찾지 못해, 아래는 다른 주제의 페이지에서 찾은 "
                                  "문장입니다. 해당되는지 꼭 확인하세요.",
         "not_together": "지식 베이스에는 {name}에 대해 둘을 함께 다룬 근거 문장이 없어 답변을 드리지 않습니다. "

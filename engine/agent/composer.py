@@ -19,8 +19,10 @@
    medicine quotes only sentences that name it or come from its own pages, and one about what
    something is only sentences of the topic itself (`of_the_topic_itself`); no question quotes
    a page on an unrelated topic that does not name its own while three sentences or more are
-   about its topic, and an answer none of whose sentences is says so in its lead
-   (`about_the_topic`).
+   about its topic (a sentence that names the topic only as an entry of another page's list,
+   "Abdominal pain can be a sign of: …; Stomach ulcer; …", is not about it: `listed_as_an_item`),
+   and an answer none of whose sentences is says so in its lead, as does one that quotes other
+   topics' pages because fewer than three are (`about_the_topic`).
 3. Maximal marginal relevance over the sentence embeddings picks 3-6 of them (diverse,
    not the same fact twice; none far from the question, `QUESTION_FLOOR`; and never without the
    sentence that gives the whole of the asked kind when one stands among them, `gives_the_whole_kind`:
@@ -1049,6 +1051,23 @@ def only_listed(item: Evidence, documents: Sequence, topic: Topic, concepts) -> 
     return not page_names(_page_of(item, documents), topic, concepts) and not topic.named_in(lead, concepts)
 
 
+ITEM_HEAD_WORDS = 3
+_ITEM_SEPARATOR = re.compile(r";|\s-\s")
+
+
+def listed_as_an_item(item: Evidence, documents: Sequence, topic: Topic, concepts) -> bool:
+    """`only_listed`, with the topic heading one of the list's items ("Abdominal pain can be a sign
+    of: Appendicitis; Gallstones; Stomach ulcer; …" on a question about ulcers): the sentence is
+    about something else, of which the topic is one entry. A topic named further into an item
+    ("Treatment may include: Antihistamines to relieve mild symptoms such as rash, hives, …") is what
+    that item speaks to. A medicine's entry is not: the list's lead-in says what each medicine on it
+    does ("Antihistamines that may cause sleepiness: Diphenhydramine (Benadryl); …")."""
+    if topic.medicine or not only_listed(item, documents, topic, concepts):
+        return False
+    entries = _ITEM_SEPARATOR.split(item.text.partition(":")[2])
+    return any(topic.named_in(" ".join(entry.split()[:ITEM_HEAD_WORDS]), concepts) for entry in entries)
+
+
 _DRINKING = re.compile(r"\bdrink(?:ing)?\b(?! (?:water|plenty|fluids|liquids|lots|enough|more))", re.I)
 
 
@@ -1142,15 +1161,16 @@ def about_the_topic(pool: list[Evidence], documents: Sequence, topic: Topic, che
     must be ANOTHER_CONCEPT_PAGE close: name similarity reads a shared word as relatedness ("Common
     Cold" for cold sores), while a broader page may still be the one that answers ("Streptococcal
     Infections" on treating strep throat, whose own page says how it spreads). Returns the pool, how
-    many sentences were left out and how many are about the topic."""
+    many sentences were left out and those about the topic."""
     names = [n for n in names if n]
     if not names or not pool:
-        return pool, 0, len(pool)
+        return pool, 0, list(pool)
     focus = {n: title_facets(getattr(documents[n - 1], "title", "") or "")[0] for n in {e.source for e in pool}}
     pages = sorted(set(focus.values()))
     vectors = checker.vectors([*names, *pages])
     nearest = dict(zip(pages, (vectors[len(names):] @ vectors[:len(names)].T).max(axis=1)))
-    own = [bool(topic) and is_on_topic(e, documents, topic, checker.concepts) for e in pool]
+    own = [bool(topic) and is_on_topic(e, documents, topic, checker.concepts)
+           and not listed_as_an_item(e, documents, topic, checker.concepts) for e in pool]
     bar = dict.fromkeys(pages, closest)
     if sum(own) >= MIN_SENTENCES and any(on_topic and answers_the_kind(e.text, reading)
                                          for e, on_topic in zip(pool, own)):
@@ -1158,7 +1178,7 @@ def about_the_topic(pool: list[Evidence], documents: Sequence, topic: Topic, che
                     if another_concept(page, topic, checker.concepts)})
     kept = [e for e, on_topic in zip(pool, own)
             if on_topic or float(nearest[focus[e.source]]) >= bar[focus[e.source]]]
-    return (kept, len(pool) - len(kept), len(kept)) if len(kept) >= MIN_SENTENCES else (pool, 0, len(kept))
+    return (kept, len(pool) - len(kept), kept) if len(kept) >= MIN_SENTENCES else (pool, 0, kept)
 
 
 def answers_the_kind(sentence: str, reading: Reading) -> bool:
@@ -1520,6 +1540,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     chosen: list[tuple[Evidence, float]] = []
     weighed: list[Evidence] = []  # an English answer's further sentences, named but not quoted
     no_medicine_page = not_together = other_topics = False
+    about: list[Evidence] | None = None  # the sentences about the topic, when the answer may quote others too
     embed = SentenceVectors(checker)
     evidence_texts = [e.text for e in evidence]
     medicine = asked.medicine or kind in MEDICINE_KINDS
@@ -1550,6 +1571,11 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
                 decisions.append(f"compose: {elsewhere} sentences left out: neither they nor their page are about "
                                  f"{'the question' if asked else 'what the question asks'} or a topic close to it")
             other_topics = bool(pool) and not about
+            if 0 < len(about) < len(pool):
+                decisions.append(f"compose: only {len(about)} sentences are about the question's topic; the pool "
+                                 f"stays whole, and the lead says so if a quote comes from another topic's page")
+            else:
+                about = None
             if other_topics:
                 decisions.append("compose: no sentence found is about the question's topic; the lead says the quotes "
                                  "come from pages on other topics")
@@ -1635,6 +1661,9 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     sourced = [s for e, s in sorted(backed, key=lambda pair: order[id(pair[0])])]
     if sourced and other_topics:
         lead_text = (texts["other_topics"].format(topic=topic) if topic else texts["other_topics_no_topic"])
+    elif sourced and topic and about is not None and not all(_among(e, about, follows) for e, _ in backed):
+        lead_text = texts["little_on_topic"].format(topic=topic)
+        decisions.append("compose: some quotes come from pages on other topics; the lead says so")
     elif sourced and kind in framing.KIND_PHRASES_EN and not any(
             reading.facet(s.source_sentence or s.text) in ANSWERING_FACETS.get(kind, {kind}) for s in sourced):
         lead_text = framing.off_kind_lead(kind, topic, language)
@@ -1671,6 +1700,12 @@ def _with_followers(chosen: Sequence[tuple[Evidence, float]], joined: dict[str, 
             picked.append(after)
             follows[id(after)] = before
     return picked, follows
+
+
+def _among(item: Evidence, sentences: Sequence[Evidence], follows: dict[int, Evidence]) -> bool:
+    """The quoted sentence is one of `sentences`, or the pronoun sentence that follows one."""
+    place = follows.get(id(item), item)
+    return (place.source, place.position) in {(e.source, e.position) for e in sentences}
 
 
 def _also_named(weighed: Sequence[Evidence], joined, checker: SupportChecker, evidence, documents, asked: Topic,

@@ -12,7 +12,7 @@ from engine.agent.answer_framing import lead as lead_text
 from engine.agent.composer import asked_part, compose, english_query, is_message, question_kind
 from engine.passage import Passage
 from engine.agent.support import SupportChecker
-from engine.text import hangul_share
+from engine.text import hangul_share, tokenize
 from tests.engine.agent.kb_fixture import DOCUMENTS
 
 DOCS = [Passage(doc_id, text, title=title) for doc_id, title, text in DOCUMENTS]
@@ -1283,6 +1283,33 @@ def test_an_answer_with_nothing_about_its_topic_says_its_quotes_are_about_other_
         assert any("no sentence found is about the question's topic" in d for d in composition.decisions)
 
 
+CHOKING = Passage("choking", "If you see something blocking the airway and it is loose, try to remove it. Anyone who "
+                  "is choking should have a medical examination. Chest compressions may help dislodge the object.",
+                  title="Do you have information about Choking - adult or child over 1 year")
+SALINE_NAMING_NOSEBLEEDS = Passage("saline", f"{SALINE_WASH.text} Blowing too hard after a wash can start a "
+                                   "nosebleed.", title=SALINE_WASH.title)
+
+
+def test_an_answer_with_little_about_its_topic_says_most_quotes_are_about_other_topics(minilm):
+    for language, lead in (("en", "The knowledge base says little about nosebleed; most sentences below come from "
+                                  "pages on other topics, so check that they apply:"),
+                           ("ko", "대부분 다른 주제의 페이지에서 찾은 것입니다")):
+        composition = _answer_by_names(minilm, "My son has a nosebleed. What should I do?", NOSEBLEED,
+                                       [CHOKING, SALINE_NAMING_NOSEBLEEDS], language)
+        sourced = [s.text for s in composition.sentences if s.kind == "sourced"]
+        assert sourced and not all("nosebleed" in text for text in sourced)
+        assert lead in composition.text
+        assert any("only 1 sentences are about the question's topic" in d for d in composition.decisions)
+
+
+def test_an_answer_quoting_only_the_few_sentences_about_its_topic_says_nothing_of_other_topics(minilm):
+    own = Passage("nosebleed", "A nosebleed is loss of blood from the tissue lining the nose.",
+                  title="What is (are) Nosebleed ?")
+    composition = _answer_by_names(minilm, "What is a nosebleed?", NOSEBLEED, [own])
+    assert "loss of blood from the tissue lining the nose" in composition.text
+    assert "says little about" not in composition.text
+
+
 def test_pages_on_a_loosely_related_topic_are_left_out_when_the_topic_s_own_pages_answer(minilm):
     own = Passage("nosebleed", "A nosebleed is loss of blood from the tissue lining the nose. Pinch the soft part "
                   "of the nose for 10 minutes. Lean forward so that the blood does not run down the throat.",
@@ -1986,3 +2013,52 @@ def test_a_reassurance_is_quoted_only_from_the_topics_own_page():
     # On the page about the asked product itself, its reassurance stands.
     bubble_bath = Topic(set(), [set(tokenize("bubble bath soap poisoning"))])
     assert reassured_elsewhere([call, *calm, steps], documents, bubble_bath) == ([call, *calm, steps], 0)
+
+
+@pytest.mark.parametrize(("sentence", "topic", "listed"), [
+    ("Abdominal pain can be a sign of: Appendicitis; Gallstones; Stomach ulcer; Hernia.", "stomach ulcer", True),
+    ("The following are risk factors for lung cancer:; Cigarette smoking; Secondhand smoke; HIV infection; Radon.",
+     "hiv", True),
+    ("- The following are risk factors for anal cancer: - Anal HPV infection - HIV infection/AIDS - Smoking",
+     "hiv", True),
+    ("Treatment may include: Antihistamines to relieve mild symptoms such as rash, hives, and itching; "
+     "Bronchodilators such as albuterol.", "hives", False),
+    ("One problem is interactions, which may occur between: Two drugs, such as aspirin and blood thinners; "
+     "Drugs and diseases, such as aspirin and peptic ulcers.", "aspirin", False),
+    ("Stomach ulcers can cause: Bleeding; Perforation; Blockage.", "stomach ulcer", False),
+])
+def test_a_sentence_that_names_the_topic_only_as_an_entry_of_another_s_list(sentence, topic, listed):
+    from engine.agent.composer import Topic, listed_as_an_item
+    from engine.agent.support import Evidence
+
+    page = Passage("other", sentence, title="What is (are) Something Else ?")
+    asked = Topic(set(), [set(tokenize(topic))])
+    assert listed_as_an_item(Evidence(1, sentence, 0), [page], asked, lambda text: set()) is listed
+
+
+def test_a_medicine_named_as_an_entry_of_a_list_is_what_the_list_says_of_it():
+    from engine.agent.composer import Topic, listed_as_an_item
+    from engine.agent.support import Evidence
+
+    sentence = "Antihistamines that may cause sleepiness: Diphenhydramine (Benadryl); chlorpheniramine."
+    page = Passage("antihistamines", sentence, title="Do you have information about Antihistamines")
+    asked = Topic(set(), [set(tokenize("diphenhydramine"))], medicine=True)
+    assert not listed_as_an_item(Evidence(1, sentence, 0), [page], asked, lambda text: set())
+
+
+def test_an_answer_leaves_out_a_list_on_another_page_that_names_its_topic_as_an_entry(minilm):
+    slots = {"conditions": [{"name": "stomach ulcer", "concept_id": "C0038358", "synonyms": ["peptic ulcer"]}]}
+    own = Passage("ulcer", "The most common cause is infection with a bacterium called Helicobacter pylori. Another "
+                  "cause is the long-term use of NSAIDs such as aspirin and ibuprofen. Stress and spicy foods do not "
+                  "cause ulcers, but can make them worse.", title="What causes Peptic Ulcer ?")
+    pain = Passage("pain", "Abdominal pain can be a sign of: Appendicitis; Gallstones; Stomach ulcer; Hernia. Almost "
+                   "everyone has pain in the abdomen at some point.", title="What causes Abdominal pain ?")
+
+    def concepts(text: str) -> set[str]:
+        lowered = text.lower()
+        return ({"C0038358"} if "ulcer" in lowered else set()) | ({"C0000737"} if "abdominal pain" in lowered else set())
+
+    composition = compose(question="What causes stomach ulcers?", language="en", slots=slots, documents=[own, pain],
+                          checker=SupportChecker(minilm, concepts))
+    sourced = " ".join(s.text for s in composition.sentences if s.kind == "sourced")
+    assert "Helicobacter pylori" in sourced and "Appendicitis" not in sourced
