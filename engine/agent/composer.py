@@ -179,6 +179,12 @@ _NAMES_MEANS = {name: re.compile(means, re.I) for name, means in _MEANS_CUES.ite
 _LISTS = re.compile(r"\b(?:include|includes|including|are|such as)\s*:", re.I)
 # Two things combined ("combined with", "in combination"), not a pill that combines two hormones.
 _COMBINED = r"\bcombin\w* with\b|\bin combination\b|\bbe combined\b"
+# An instruction: one that forbids ("Do NOT make a person throw up unless told to …"), or one after its
+# condition ("If the person breathed in the poison, immediately move him or her to fresh air"). A bare
+# "Never …" or "Keep …" is as often a page's general advice ("Never change your medicine without …").
+_INSTRUCTION = (r"^(?:do not|don't)\b|^(?:if|when|after|before|while)\b[^,;:]{0,80},\s*(?:(?:immediately|gently|"
+                r"then|first|also|quickly|carefully)\s+)?(?:do not|don't|apply|press|pinch|hold|keep|lie|lay|put|"
+                r"place|give|take|wash|rinse|flush|cool|cover|move|stop|elevate|raise|sit|lean|loosen)\b")
 _FACET_CUES: dict[str, re.Pattern] = {
     "definition": re.compile(r"\b(is|are) (a|an|the|one|when)\b|\brefers? to\b|\bmeans?\b|\bis called\b", re.I),
     "causes": re.compile(r"\b(is|are|be|often|usually|mostly) caused\b|\bcauses? of\b|\bdue to\b|\bbecause\b"
@@ -197,7 +203,8 @@ _FACET_CUES: dict[str, re.Pattern] = {
                               r"|\bshould not\b|\bdo not (?:take|use)\b|\bcan harm\b|\bmake \w+ worse\b|\bcaution\b"
                               r"|\bespecially if\b", re.I),
     "what_to_do": re.compile(r"\bcall\b|\bsee (a|your) (doctor|health)|\bseek\b|\bemergency\b|\bright away\b|\b911\b"
-                             r"|\bhealth care provider\b|\bshould\b|\bremove\b|\bdrink\b|" + framing.REST_AS_CARE, re.I),
+                             r"|\bhealth care provider\b|\bshould\b|\bremove\b|\bdrink\b|" + framing.REST_AS_CARE
+                             + "|" + _INSTRUCTION, re.I),
 }
 # Which side of a cause the topic is on. What the topic itself causes is a complication, not a
 # cause ("Varicose veins can lead to dermatitis", "pain caused by your varicose veins"); what

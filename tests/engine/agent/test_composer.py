@@ -2062,3 +2062,34 @@ def test_an_answer_leaves_out_a_list_on_another_page_that_names_its_topic_as_an_
                           checker=SupportChecker(minilm, concepts))
     sourced = " ".join(s.text for s in composition.sentences if s.kind == "sourced")
     assert "Helicobacter pylori" in sourced and "Appendicitis" not in sourced
+
+
+@pytest.mark.parametrize(("sentence", "instruction"), [
+    ("Do NOT make a person throw up unless poison control tells you to.", True),
+    ("Don't rub the burn.", True),
+    ("If the person breathed in the fumes, immediately move them to fresh air.", True),
+    ("After cooling the burn, cover it with a clean dry cloth.", True),
+    ("Never change your medicine without first talking to your doctor.", False),
+    ("Keep hazards out of a toddler's reach.", False),
+    ("Drain cleaners hold strong acids.", False),
+])
+def test_an_instruction_speaks_to_what_to_do(sentence, instruction):
+    from engine.agent.composer import speaks_to
+
+    assert speaks_to(sentence, "what_to_do") is instruction
+
+
+def test_what_to_do_quotes_what_not_to_do(minilm):
+    """Swallowed cleaner: "do not make them throw up" is the page's instruction, not the list of
+    where the product is found."""
+    from engine.agent.composer import select
+
+    page = Passage("cleaner", "Drain cleaners hold strong acids and lye, which burn the mouth and throat. "
+                   "Do NOT make the child throw up unless poison control tells you to. "
+                   "Such products are found in kitchens, garages and under bathroom sinks.",
+                   title="What is (are) Drain cleaner poisoning ?")
+    question = "My child swallowed drain cleaner. What should I do?"
+    pool, vectors, query_vector = scored_pool(minilm, page, question)
+    chosen = select(query_vector, pool, vectors, kind="what_to_do", topic_terms=["poisoning"], sources=1,
+                    limit=1, query=question)
+    assert [e.text[:6] for e, _ in chosen] == ["Do NOT"]
