@@ -706,12 +706,19 @@ _NAMED_SYMPTOM_KINDS = frozenset({"symptoms", "side_effects"})
 def speaks_to(sentence: str, kind: str, food: bool = False) -> bool:
     """The sentence has the asked kind's cue words, or, for a symptoms or side-effects question, names
     a symptom the lexicon knows ("It causes a barking cough and a hoarse voice"), or, for a question
-    about what to eat, speaks of food other than as a cause."""
+    about what to eat, speaks of food other than as a cause, or, for a side-effects question, says
+    what the medicine can cause (`_MAY_CAUSE`)."""
     # A poor diet as a cause ("might be the result of a poor diet") says nothing of what to eat.
     if _FACET_CUES[kind].search(sentence) or (food and framing.FOOD_CUES.search(sentence)
                                               and not _FACET_CUES["causes"].search(sentence)):
         return True
-    return kind in _NAMED_SYMPTOM_KINDS and names_a_symptom(sentence)
+    return (kind in _NAMED_SYMPTOM_KINDS and names_a_symptom(sentence)
+            or kind == "side_effects" and bool(_MAY_CAUSE.search(sentence)))
+
+
+# Asked what a medicine's side effects are, what it can cause is one ("They can also cause serious
+# muscle problems"); said of anything else, it is a cause.
+_MAY_CAUSE = re.compile(r"\b(?:can|may|might|could) (?:also |sometimes |rarely )?cause\b", re.I)
 
 
 def names_the_means(sentence: str, kind: str) -> bool:
@@ -806,28 +813,49 @@ def pronoun_pairs(evidence: Sequence[Evidence]) -> dict[str, tuple[Evidence, Evi
     pronoun with the sentence before it in its passage ("Croup is an inflammation of the vocal cords
     and windpipe. It causes a barking cough and a hoarse voice."), keyed by their joined text. Chosen,
     such a unit is quoted as its two sentences, each cited, one after the other: the pronoun then
-    says what it stands for (alone it is never quoted)."""
+    says what it stands for (alone it is never quoted). "It" or "they" after a sentence that itself
+    goes on with "it" or "they" names the same subject, and is joined to the sentence that names it
+    ("Statins are relatively safe for most people. [But they are not recommended for pregnant
+    patients …] They can also cause serious muscle problems.")."""
     previous = {(e.source, e.position): e for e in evidence}
     units = {}
     for item in evidence:
         before = previous.get((item.source, item.position - 1))
-        if (before is not None and leans_on_the_sentence_before(item.text)
-                and not leans_on_the_sentence_before(before.text) and before.text.rstrip().endswith(".")
-                and quotable(before.text) and quotable(item.text)):
+        if before is None or not leans_on_the_sentence_before(item.text) or not quotable(item.text):
+            continue
+        if leans_on_the_sentence_before(before.text):
+            pronoun = _leading_pronoun(item.text)
+            if pronoun not in _SAME_SUBJECT or _leading_pronoun(before.text) != pronoun:
+                continue
+            before = previous.get((item.source, item.position - 2))
+            if before is None or leans_on_the_sentence_before(before.text):
+                continue
+        if before.text.rstrip().endswith(".") and quotable(before.text):
             units[f"{before.text.strip()} {item.text.strip()}"] = (before, item)
     return units
 
 
+_SAME_SUBJECT = frozenset({"it", "they"})
+
+
+def _leading_pronoun(text: str) -> str:
+    """The bare pronoun a sentence opens with (`_PRONOUN_SUBJECT`), in lower case, or ""."""
+    match = _PRONOUN_SUBJECT.match(text.strip())
+    return match.group(1).lower() if match else ""
+
+
 def in_pairs(ordered: Sequence[Evidence], follows: dict[int, Evidence]) -> list[Evidence]:
     """`ordered` with each pronoun sentence moved to just after the sentence it follows."""
-    followers = {id(before): item for item, before in ((i, follows[id(i)]) for i in ordered if id(i) in follows)}
+    followers: dict[int, list[Evidence]] = {}
+    for item in ordered:
+        if id(item) in follows:
+            followers.setdefault(id(follows[id(item)]), []).append(item)
     out = []
     for item in ordered:
         if id(item) in follows:
             continue
         out.append(item)
-        if id(item) in followers:
-            out.append(followers[id(item)])
+        out.extend(sorted(followers.get(id(item), ()), key=lambda follower: follower.position))
     return out
 
 
@@ -1702,8 +1730,9 @@ def _with_followers(chosen: Sequence[tuple[Evidence, float]], joined: dict[str, 
     picked, follows = [], {}
     for e, _ in chosen:
         before, after = joined.get(e.text, (e, None))
-        picked.append(before)
-        if after is not None:
+        if all(before is not p for p in picked):  # two units may open with the same sentence
+            picked.append(before)
+        if after is not None and all(after is not p for p in picked):
             picked.append(after)
             follows[id(after)] = before
     return picked, follows

@@ -2093,3 +2093,52 @@ def test_what_to_do_quotes_what_not_to_do(minilm):
     chosen = select(query_vector, pool, vectors, kind="what_to_do", topic_terms=["poisoning"], sources=1,
                     limit=1, query=question)
     assert [e.text[:6] for e, _ in chosen] == ["Do NOT"]
+
+
+def test_they_after_a_sentence_that_goes_on_with_they_is_joined_to_the_sentence_that_names_them():
+    """"They can also cause serious muscle problems" follows "But they are not recommended …", which
+    follows "Statins are relatively safe …": the muscle problems are said of statins, and quoted with
+    the sentence that names them."""
+    from engine.agent.composer import pronoun_pairs
+    from engine.agent.support import Evidence
+
+    head = Evidence(1, "Statins are relatively safe for most people.", 8)
+    middle = Evidence(1, "But they are not recommended for pregnant patients or those with liver disease.", 9)
+    last = Evidence(1, "They can also cause serious muscle problems.", 10)
+    assert list(pronoun_pairs([head, middle, last]).values()) == [(head, middle), (head, last)]
+    switched = Evidence(1, "This can slow the formation of plaques in your arteries.", 10)
+    assert list(pronoun_pairs([head, middle, switched]).values()) == [(head, middle)]
+
+
+def test_two_followers_of_one_sentence_are_both_quoted_after_it(minilm):
+    from engine.agent.composer import in_pairs
+    from engine.agent.support import Evidence
+
+    head = Evidence(1, "Statins are relatively safe for most people.", 8)
+    middle = Evidence(1, "But they are not recommended for pregnant patients or those with liver disease.", 9)
+    last = Evidence(1, "They can also cause serious muscle problems.", 10)
+    other = Evidence(2, "Statins lower cholesterol.", 0)
+    assert in_pairs([last, other, head, middle], {id(last): head, id(middle): head}) == [other, head, middle, last]
+
+
+def test_statin_side_effects_quote_the_muscle_problems(minilm):
+    slots = {"medications": [{"name": "statins", "concept_id": "C0360714"}]}
+    page = Passage("statins", "Statins are drugs used to lower cholesterol. Statins interfere with the production of "
+                   "cholesterol in your liver. Statins are relatively safe for most people. But they are not "
+                   "recommended for pregnant patients or those with active liver disease. They can also cause "
+                   "serious muscle problems. You may have fewer side effects with one statin drug than another.",
+                   title="Do you have information about Statins")
+    composition = _answer_by_names(minilm, "What are the side effects of statins?", slots, [page])
+    sourced = [s.text for s in composition.sentences if s.kind == "sourced"]
+    muscle = sourced.index("They can also cause serious muscle problems.")
+    assert "Statins are relatively safe for most people." in sourced[max(0, muscle - 2):muscle]
+
+
+def test_what_a_medicine_can_cause_speaks_to_its_side_effects_and_nothing_else_s():
+    from engine.agent.composer import facet, speaks_to
+
+    assert speaks_to("They can also cause serious muscle problems.", "side_effects")
+    assert not speaks_to("They can also cause serious muscle problems.", "symptoms")
+    # Said in an answer about something else, what may cause it is no side effect or symptom.
+    assert facet("Other problems in your mouth, such as dry mouth, may also cause it.") not in ("side_effects",
+                                                                                                 "symptoms")
