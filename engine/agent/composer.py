@@ -186,7 +186,8 @@ _INSTRUCTION = (r"^(?:do not|don't)\b|^(?:if|when|after|before|while)\b[^,;:]{0,
                 r"then|first|also|quickly|carefully)\s+)?(?:do not|don't|apply|press|pinch|hold|keep|lie|lay|put|"
                 r"place|give|take|wash|rinse|flush|cool|cover|move|stop|elevate|raise|sit|lean|loosen)\b")
 _FACET_CUES: dict[str, re.Pattern] = {
-    "definition": re.compile(r"\b(is|are) (a|an|the|one|when)\b|\brefers? to\b|\bmeans?\b|\bis called\b", re.I),
+    "definition": re.compile(r"\b(is|are) (?:(?:considered|thought to be|known as|classified as|regarded as) )?"
+                             r"(a|an|the|one|when)\b|\brefers? to\b|\bmeans?\b|\bis called\b", re.I),
     "causes": re.compile(r"\b(is|are|be|often|usually|mostly) caused\b|\bcauses? of\b|\bdue to\b|\bbecause\b"
                          r"|\bcauses? (?:is|are|include|includes|(?:can|may) include)\b"
                          r"|\b(?:happen|form|develop|occur)s? when\b|\bresult(s|ing)? (of|from)\b|\brisk factor"

@@ -2142,3 +2142,14 @@ def test_what_a_medicine_can_cause_speaks_to_its_side_effects_and_nothing_else_s
     # Said in an answer about something else, what may cause it is no side effect or symptom.
     assert facet("Other problems in your mouth, such as dry mouth, may also cause it.") not in ("side_effects",
                                                                                                  "symptoms")
+
+
+@pytest.mark.parametrize("sentence", [
+    "Multiple sclerosis is considered an autoimmune disorder.",
+    "Fibromyalgia is thought to be a disorder of how the brain processes pain.",
+    "Pertussis is known as the hundred-day cough.",
+])
+def test_what_something_is_considered_speaks_to_what_it_is(sentence):
+    from engine.agent.composer import speaks_to
+
+    assert speaks_to(sentence, "definition")
