@@ -14,7 +14,8 @@
    is no candidate, nor a sentence the knowledge base repeats on many pages (its sites'
    boilerplate, engine.knowledge.boilerplate); a sentence that opens with a bare pronoun ("It",
    "Some remove …", "If you do, …") is chosen only with the sentence before it ("Croup is an inflammation
-   ... It causes a barking cough ..."), quoted as those two sentences; a list item whose head was
+   ... It causes a barking cough ..."), quoted as those two sentences ("it" or "they" going on from a
+   sentence that opens the same way, with the one that names what they stand for); a list item whose head was
    lost with the page's layout ("is used to treat ...") is no candidate. A question about a
    medicine quotes only sentences that name it or come from its own pages, and one about what
    something is only sentences of the topic itself (`of_the_topic_itself`); no question quotes
