@@ -1031,8 +1031,9 @@ def of_both(pool: list[Evidence], documents: Sequence, parties: Sequence[Topic],
     else ("There are 5 types of combination birth control pills"). When no sentence speaks of both,
     one that names one of them and speaks of taking it with something may still answer ("DO NOT use
     these drugs with nitroglycerin" on the erectile-dysfunction page); a dose instruction or another
-    warning does not ("Do not take a double dose", "Children should not take tetracycline").
-    Returns the pool and how many sentences were left out."""
+    warning does not ("Do not take a double dose", "Children should not take tetracycline"), nor one
+    about taking something else with it (`_taken_with_another`). Returns the pool and how many
+    sentences were left out."""
     if len(parties) < 2:
         return pool, 0
 
@@ -1041,8 +1042,19 @@ def of_both(pool: list[Evidence], documents: Sequence, parties: Sequence[Topic],
     in_text = [{n for n, party in enumerate(parties) if party.named_in(item.text, concepts)} for item in pool]
     kept = [item for item, named in zip(pool, in_text) if named and len(named | on_page.get(item.source, set())) >= 2]
     if not kept:
-        kept = [item for item, named in zip(pool, in_text) if named and _COMBINING.search(item.text)]
+        kept = [item for item, named in zip(pool, in_text) if named and _COMBINING.search(item.text)
+                and not _taken_with_another(item.text, parties, concepts)]
     return kept, len(pool) - len(kept)
+
+
+def _taken_with_another(text: str, parties: Sequence[Topic], concepts) -> bool:
+    """What the sentence says is taken with something is a named thing, none of the parties: "taking
+    glucosamine hydrochloride with or without chondroitin increases the effect of warfarin" says
+    nothing of ibuprofen with warfarin, while "DO NOT use these drugs with nitroglycerin" (on the
+    erectile-dysfunction page) speaks of the page's drugs."""
+    match = _COMBINING.search(text)
+    said = match.group(0) if match else ""
+    return bool(concepts(said)) and not any(party.named_in(said, concepts) for party in parties)
 
 
 def page_names(doc, topic: Topic, concepts) -> bool:
@@ -1189,7 +1201,7 @@ def about_the_medicine(pool: list[Evidence], documents: Sequence, topic: Topic, 
 
 def about_the_topic(pool: list[Evidence], documents: Sequence, topic: Topic, checker: SupportChecker,
                     names: Sequence[str], closest: float = UNRELATED_PAGE,
-                    reading: Reading = Reading()) -> tuple[list[Evidence], int, int]:
+                    reading: Reading = Reading()) -> tuple[list[Evidence], int, list[Evidence]]:
     """The pool without sentences that neither name the topic nor come from a page about it or a
     related one (`closest` from one of `names`), unless fewer than MIN_SENTENCES would be left: then
     the pool stays whole, since the topic may have been linked to a narrower concept than its pages

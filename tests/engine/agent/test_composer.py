@@ -1827,6 +1827,28 @@ def test_whether_two_things_go_together_is_answered_by_sentences_that_speak_of_b
     assert of_both(pool, documents, one, no_ids) == (pool, 0)
 
 
+def test_a_sentence_about_taking_a_third_thing_with_one_of_them_does_not_answer_whether_the_two_go_together():
+    from engine.agent.composer import interaction_parties, of_both
+    from engine.agent.support import Evidence
+
+    ids = {"glucosamine": "CS:GLUCOSAMINE", "ibuprofen": "D:IBUPROFEN", "warfarin": "D:WARFARIN"}
+
+    def concepts(text: str) -> set[str]:
+        return {code for name, code in ids.items() if name in text.lower()}
+
+    slots = {"medications": [{"name": "ibuprofen", "concept_id": "D:IBUPROFEN"},
+                             {"name": "warfarin", "concept_id": "D:WARFARIN"}]}
+    parties = interaction_parties(slots)
+    documents = [Passage("g", "…", title="Are there interactions between Glucosamine hydrochloride and other "
+                                          "medications ?"),
+                 Passage("ed", "…", title="What are the treatments for Erectile dysfunction ?")]
+    third = Evidence(1, "Taking glucosamine hydrochloride with or without chondroitin increases the effect of "
+                        "warfarin on blood clotting.", 0)
+    own = Evidence(2, "Do not use these drugs with warfarin.", 0)
+    assert of_both([third, own], documents, parties, concepts) == ([own], 1)
+    assert of_both([third], documents, parties, concepts) == ([], 1)
+
+
 def test_a_resource_s_list_of_pages_a_note_on_resources_and_a_polite_pointer_are_not_quoted():
     from engine.agent.composer import quotable
 
