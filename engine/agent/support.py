@@ -338,20 +338,26 @@ def without_heading(sentence: str) -> str:
     for k in range(1, min(len(words) - 2, _MAX_HEADING_WORDS) + 1):
         opener, after, heading = words[k], words[k + 1], words[:k]
         capitals = all(len(w.rstrip(",")) >= 4 and w.isupper() for w in heading)
-        # "FEVER Acetaminophen (Tylenol) and ibuprofen ...": a bracket may follow a heading in capitals.
-        if not opener[:1].isupper() or not (after[:1].islower() or (capitals and after[:1] == "(")):
+        # "FEVER Acetaminophen (Tylenol) and ibuprofen ...": a bracket may follow a heading in capitals;
+        # "How COPD Affects Airways The "airways" are ...": a quoted word may follow a sentence opener.
+        if not opener[:1].isupper() or not (after.lstrip("\"“‘'")[:1].islower() or (capitals and after[:1] == "(")):
             continue
-        # "COLD, SORE THROAT, COUGH Cold medicines ...": a heading in capitals may list with commas.
-        listed = [w.rstrip(",") for w in heading] if capitals else heading
+        # "COLD, SORE THROAT, COUGH Cold medicines ...": a heading in capitals may list with commas;
+        # "Tinnitus: A Common Symptom Tinnitus, also ...": a heading's topic may stand before a colon.
+        listed = [w.rstrip(",") for w in heading] if capitals else [heading[0].rstrip(":"), *heading[1:]]
         if not (heading[0][:1].isupper() and heading[-1] not in _HEADING_JOINERS and all(map(_heading_word, listed))):
             continue
         # "... Jaundice Jaundice refers to", "How Kidney Disease Occurs Kidney disease means ...",
         # "Medications Medications for glaucoma may be ..." (the word itself repeated, whatever follows).
         # "Signs and Symptoms of Iron Deficiency Signs and symptoms of iron deficiency may include ...":
-        # the heading's first words again, as the sentence's own start.
+        # the heading's first words again, as the sentence's own start; "Treatment May Start Right Away
+        # Treatment for a heart attack ...": its first word again, after a heading of three words or more.
+        bare = [w.strip(",:").lower() for w in heading]
+        said = opener.strip(",:").lower()
         restated = len(opener) >= 4 and opener[1:].islower() and (
-            opener == heading[-1] or (after not in _NAME_GOES_ON and opener.lower() in {w.lower() for w in heading})
-            or (len(heading) >= 3 and [w.lower() for w in words[k:k + 3]] == [w.lower() for w in heading[:3]]))
+            said == bare[-1] or (after not in _NAME_GOES_ON and said in bare)
+            or (len(heading) >= 3 and said == bare[0])
+            or (len(heading) >= 3 and [w.lower() for w in words[k:k + 3]] == bare[:3]))
         if opener in _SENTENCE_OPENERS or restated:
             return " ".join(words[k:])
         if after in _NAME_GOES_ON or after.strip(",.") in _NAME_ENDINGS or opener in _BODY_NAMES:

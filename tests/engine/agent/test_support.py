@@ -176,7 +176,13 @@ def test_a_title_or_capitals_heading_run_into_a_sentence_is_left_out_and_a_name_
               "COLD, SORE THROAT, COUGH Cold medicines can treat symptoms to make you feel better.":
               "Cold medicines can treat symptoms to make you feel better.",
               "Signs and Symptoms of Iron Deficiency Signs and symptoms of iron deficiency may include brittle nails.":
-              "Signs and symptoms of iron deficiency may include brittle nails."}
+              "Signs and symptoms of iron deficiency may include brittle nails.",
+              'How COPD Affects Airways The "airways" are the tubes that carry air in and out of the lungs.':
+              'The "airways" are the tubes that carry air in and out of the lungs.',
+              "Treatment May Start Right Away Treatment for a heart attack may begin in the ambulance.":
+              "Treatment for a heart attack may begin in the ambulance.",
+              "Tinnitus: A Common Symptom Tinnitus, also common in older people, is a ringing in the ears.":
+              "Tinnitus, also common in older people, is a ringing in the ears."}
     for sentence, kept in headed.items():
         assert passage_units(sentence) == [kept]
     for sentence in ("Centers for Disease Control and Prevention recommends a yearly flu shot.",
