@@ -1032,7 +1032,7 @@ def of_both(pool: list[Evidence], documents: Sequence, parties: Sequence[Topic],
     one that names one of them and speaks of taking it with something may still answer ("DO NOT use
     these drugs with nitroglycerin" on the erectile-dysfunction page); a dose instruction or another
     warning does not ("Do not take a double dose", "Children should not take tetracycline"), nor one
-    about taking something else with it (`_taken_with_another`). Returns the pool and how many
+    about taking something else with it (`_taken_with_a_party`). Returns the pool and how many
     sentences were left out."""
     if len(parties) < 2:
         return pool, 0
@@ -1042,19 +1042,22 @@ def of_both(pool: list[Evidence], documents: Sequence, parties: Sequence[Topic],
     in_text = [{n for n, party in enumerate(parties) if party.named_in(item.text, concepts)} for item in pool]
     kept = [item for item, named in zip(pool, in_text) if named and len(named | on_page.get(item.source, set())) >= 2]
     if not kept:
-        kept = [item for item, named in zip(pool, in_text) if named and _COMBINING.search(item.text)
-                and not _taken_with_another(item.text, parties, concepts)]
+        kept = [item for item, named in zip(pool, in_text)
+                if named and _taken_with_a_party(item.text, parties, concepts)]
     return kept, len(pool) - len(kept)
 
 
-def _taken_with_another(text: str, parties: Sequence[Topic], concepts) -> bool:
-    """What the sentence says is taken with something is a named thing, none of the parties: "taking
+def _taken_with_a_party(text: str, parties: Sequence[Topic], concepts) -> bool:
+    """The sentence speaks of taking something with something (`_COMBINING`), and what it says is taken
+    is one of the parties or nothing the concept reader names: "DO NOT use these drugs with
+    nitroglycerin" (on the erectile-dysfunction page) speaks of the page's drugs, while "taking
     glucosamine hydrochloride with or without chondroitin increases the effect of warfarin" says
-    nothing of ibuprofen with warfarin, while "DO NOT use these drugs with nitroglycerin" (on the
-    erectile-dysfunction page) speaks of the page's drugs."""
+    nothing of ibuprofen with warfarin."""
     match = _COMBINING.search(text)
-    said = match.group(0) if match else ""
-    return bool(concepts(said)) and not any(party.named_in(said, concepts) for party in parties)
+    if not match:
+        return False
+    said = match.group(0)
+    return not concepts(said) or any(party.named_in(said, concepts) for party in parties)
 
 
 def page_names(doc, topic: Topic, concepts) -> bool:
@@ -1589,7 +1592,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     chosen: list[tuple[Evidence, float]] = []
     weighed: list[Evidence] = []  # an English answer's further sentences, named but not quoted
     no_medicine_page = not_together = other_topics = False
-    about: list[Evidence] | None = None  # the sentences about the topic, when the answer may quote others too
+    about: set[tuple[int, int]] | None = None  # where the sentences about the topic stand, when others may be quoted
     embed = SentenceVectors(checker)
     evidence_texts = [e.text for e in evidence]
     medicine = asked.medicine or kind in MEDICINE_KINDS
@@ -1614,17 +1617,16 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
         if checker.concepts is not None:
             # A question none of whose words is linked is held to pages about what it asks.
             names, closest = (topic_terms, UNRELATED_PAGE) if asked else ([query], QUESTION_PAGE)
-            pool, elsewhere, about = about_the_topic(pool, documents, asked, checker, names, closest=closest,
-                                                     reading=reading)
+            pool, elsewhere, on_topic = about_the_topic(pool, documents, asked, checker, names, closest=closest,
+                                                        reading=reading)
             if elsewhere:
                 decisions.append(f"compose: {elsewhere} sentences left out: neither they nor their page are about "
                                  f"{'the question' if asked else 'what the question asks'} or a topic close to it")
-            other_topics = bool(pool) and not about
-            if 0 < len(about) < len(pool):
-                decisions.append(f"compose: only {len(about)} sentences are about the question's topic; the pool "
+            other_topics = bool(pool) and not on_topic
+            if 0 < len(on_topic) < len(pool):
+                decisions.append(f"compose: only {len(on_topic)} sentences are about the question's topic; the pool "
                                  f"stays whole, and the lead says so if a quote comes from another topic's page")
-            else:
-                about = None
+                about = {_place(e) for e in on_topic}
             if other_topics:
                 decisions.append("compose: no sentence found is about the question's topic; the lead says the quotes "
                                  "come from pages on other topics")
@@ -1710,7 +1712,8 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     sourced = [s for e, s in sorted(backed, key=lambda pair: order[id(pair[0])])]
     if sourced and other_topics:
         lead_text = (texts["other_topics"].format(topic=topic) if topic else texts["other_topics_no_topic"])
-    elif sourced and topic and about is not None and not all(_among(e, about, follows) for e, _ in backed):
+    elif sourced and topic and about is not None and not all(_place(follows.get(id(e), e)) in about
+                                                             for e, _ in backed):
         lead_text = texts["little_on_topic"].format(topic=topic)
         decisions.append("compose: some quotes come from pages on other topics; the lead says so")
     elif sourced and kind in framing.KIND_PHRASES_EN and not any(
@@ -1741,21 +1744,21 @@ def _with_followers(chosen: Sequence[tuple[Evidence, float]], joined: dict[str, 
                     ) -> tuple[list[Evidence], dict[int, Evidence]]:
     """The chosen sentences with each pronoun follower after its sentence (`pronoun_pairs`), and
     which sentence each follower follows (by id)."""
-    picked, follows = [], {}
+    picked, follows, taken = [], {}, set()
     for e, _ in chosen:
         before, after = joined.get(e.text, (e, None))
-        if all(before is not p for p in picked):  # two units may open with the same sentence
-            picked.append(before)
-        if after is not None and all(after is not p for p in picked):
-            picked.append(after)
+        for item in (before, after):
+            if item is not None and id(item) not in taken:  # two units may open with the same sentence
+                picked.append(item)
+                taken.add(id(item))
+        if after is not None:
             follows[id(after)] = before
     return picked, follows
 
 
-def _among(item: Evidence, sentences: Sequence[Evidence], follows: dict[int, Evidence]) -> bool:
-    """The quoted sentence is one of `sentences`, or the pronoun sentence that follows one."""
-    place = follows.get(id(item), item)
-    return (place.source, place.position) in {(e.source, e.position) for e in sentences}
+def _place(item: Evidence) -> tuple[int, int]:
+    """Where a sentence stands: its passage's [n] and its position there."""
+    return item.source, item.position
 
 
 def _also_named(weighed: Sequence[Evidence], joined, checker: SupportChecker, evidence, documents, asked: Topic,
