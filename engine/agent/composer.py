@@ -1452,7 +1452,10 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
     overview_at = _overview_left_out(chosen, relevance, never_chosen, size, stems, whole)
     if overview_at is not None:
         if sentences + 1 > limit:
-            chosen.remove(min((i for i in chosen if size[i] == 1), key=lambda i: relevance[i]))
+            # It takes the place of the weakest single sentence, or of the weakest pair when only pairs were
+            # chosen ("The most common symptom of anemia is fatigue" before three pairs of details).
+            singles = [i for i in chosen if size[i] == 1]
+            chosen.remove(min(singles or chosen, key=lambda i: relevance[i]))
         chosen.append(overview_at)
     # The overview heads the list, which is in order of weight: a Korean answer quotes its first ones.
     overviews = [i for i in chosen if whole[i]]
@@ -1467,9 +1470,8 @@ def _overview_left_out(chosen: list[int], relevance: list[float], never_chosen: 
     """The most relevant sentence that gives the whole of the asked kind (`gives_the_whole_kind`: "Asthma is treated
     with two types of medicines: …") when MMR chose none: a clinician reads it first, and a choice among
     sentences of nearly equal weight must not leave it out for a detail. None when one is chosen,
-    none qualifies (at least RELEVANCE_FLOOR, not a restatement of a chosen one) or no single sentence
-    was chosen that it could take the place of."""
-    if not any(size[i] == 1 for i in chosen) or any(whole[i] for i in chosen):
+    none qualifies (at least RELEVANCE_FLOOR, not a restatement of a chosen one) or nothing was chosen."""
+    if not chosen or any(whole[i] for i in chosen):
         return None
     left_out = [i for i, gives in enumerate(whole)
                 if gives and i not in chosen and not never_chosen[i] and size[i] == 1 and relevance[i] >= RELEVANCE_FLOOR

@@ -700,6 +700,26 @@ def test_the_sentence_that_gives_the_whole_kind_is_never_left_out(minilm, monkey
     assert len(chosen) == 2 and any(text.startswith("Asthma is treated") for text in chosen)
 
 
+def test_the_main_symptom_takes_the_place_of_a_pair_when_only_pairs_were_chosen(minilm):
+    """The symptoms of anemia: a pair of detail sentences outweighs "The most common symptom of anemia is
+    fatigue" and fills the answer; the main symptom is quoted in place of the pair."""
+    from engine.agent import composer
+    from engine.agent.composer import pronoun_pairs, select
+    from engine.agent.support import evidence_from
+
+    page = Passage("anemia-sx", "The most common symptom of anemia is fatigue. Other signs of anemia include dizziness, "
+                   "headache and pale skin. These signs occur because the heart has to work harder.",
+                   title="What are the symptoms of Anemia ?")
+    question = "What are the symptoms of anemia?"
+    pairs = pronoun_pairs(evidence_from([page]))
+    pool, _, query_vector = scored_pool(minilm, page, question)
+    pool = pool + [composer.Evidence(before.source, text, before.position) for text, (before, _) in pairs.items()]
+    vectors = SupportChecker(minilm).vectors([e.text for e in pool])
+    chosen = select(query_vector, pool, vectors, kind="symptoms", topic_terms=["anemia"], sources=1, limit=2,
+                    query=question, answering={1}, pairs=pairs)
+    assert [e.text for e, _ in chosen] == ["The most common symptom of anemia is fatigue."]
+
+
 def test_the_main_cause_is_more_relevant(minilm, monkeypatch):
     """"The most common cause is heavy alcohol use" names pancreatitis' main cause without its name."""
     from engine.agent import composer
