@@ -150,7 +150,7 @@ _KIND_ORDER = ("interaction", "side_effects", "dosage", "diagnosis", "prevention
 
 # "Folic acid may significantly reduce the incidence of neural tube defects" is about prevention,
 # however much its "risk of" sounds like causes.
-_LOWERS_RISK = re.compile(r"\b(?:lower|reduce|decrease)s?(?:\s+\w+){0,2}?\s+(?:risk|chance|incidence|odds)\b", re.I)
+_LOWERS_RISK = re.compile(r"\b(?:lower|reduce|decrease)s?(?:\s+\w+){0,3}?\s+(?:risk|chance|incidence|odds)\b", re.I)
 # A diagnosis, treatment or prevention sentence either names the means (a test, a medicine, rest,
 # a vaccine) or only says the word ("Small stones don't usually need treatment", "ADHD is diagnosed
 # more often in boys"): the second kind answers less (feature speaks_to_the_kind). Being diagnosed with
@@ -172,7 +172,7 @@ _MEANS_CUES = {
                  r"|\bhormone|\bdrink(?:ing)? (?:lots|plenty|more|extra)\b|\blozenges?\b|\bgargl|\brelieves?\b|\bsoothes?\b"
                  r"|\bease[sd]? (?:the |your )?(?:pain|symptoms|discomfort|itch)|\bapply(?:ing)? (?:ice|heat|an? (?:cold|warm|ice))\b"
                  r"|\bice packs?\b|\blifestyle changes?\b|\bcalori|\bphysical(?:ly)? activ|\bexercis|" + framing.REST_AS_CARE,
-    "prevention": r"\bavoid|" + _LOWERS_RISK.pattern + r"|\bprotect(s|ing)? (you|your|against|them|children|people)\b"
+    "prevention": r"\bavoid|" + _LOWERS_RISK.pattern + r"|\bprotect(s|ing)? (you|your|them|children|people)\b"
                   r"|\bvaccin|\bflu shot|" + _HEALTHY_HABIT + r"|\bexercise|\bquit",
 }
 _NAMES_MEANS = {name: re.compile(means, re.I) for name, means in _MEANS_CUES.items()}
@@ -192,7 +192,7 @@ _FACET_CUES: dict[str, re.Pattern] = {
     "causes": re.compile(r"\b(is|are|be|often|usually|mostly) caused\b|\bcauses? of\b|\bdue to\b|\bbecause\b"
                          r"|\bcauses? (?:is|are|include|includes|(?:can|may) include)\b"
                          r"|\b(?:happen|form|develop|occur)s? when\b|\bresult(s|ing)? (of|from)\b|\brisk factor"
-                         r"|\btrigger|\bbuild(s)? up\b|\binherit|\bgenetic|\bcan cause\b|\blead(s)? to\b|\bmore likely to\b|\bat risk\b"
+                         r"|\btrigger|\bbuild(s)? up\b|\binherit|\bgenetic|\b(?:can|may|might|could) (?:also |sometimes )?cause\b|\blead(s)? to\b|\bmore likely to\b|\bat risk\b"
                          r"|\brisk of\b|\b(?:increase|raise)s? (?:the|your) (?:risk|chance|likelihood|odds)\b|\bplays? a (?:role|part)\b",
                          re.I),
     "symptoms": re.compile(r"\bsymptom|\bsigns?\b|\bfeel|\bpain(?!less)|\bnumb|\bweak|\btired|\bthirst|\bsweat", re.I),
@@ -495,8 +495,11 @@ _PRONOUN_SUBJECT = re.compile(r"^(?:(?:however|but|also|and|so|or|yet|then|other
                               r"|if (?:so|not|(?:you|they|he|she) (?:do|does|did|are|is|have|has|can)(?:n't| not)?)(?=,))\b",
                               re.I)
 # So does one that names "these types of anemia" anywhere ("Dietary changes or supplements can
-# prevent these types of anemia from occurring again").
-_BACK_REFERENCE = re.compile(r"\b(?:these|those|such|both) (?:types?|kinds?|forms?|sorts?) of\b", re.I)
+# prevent these types of anemia from occurring again"), or points above ("Follow the steps above
+# and: …", "… such as those listed above").
+_BACK_REFERENCE = re.compile(r"\b(?:these|those|such|both) (?:types?|kinds?|forms?|sorts?) of\b"
+                             r"|\b(?:listed|mentioned|described|named|given|shown|noted) above\b"
+                             r"|\b(?:steps|tips|measures|things|ones|advice|list|symptoms|signs) above\b|\bsee above\b", re.I)
 # And so does one whose subject is "the infection", "the condition" …: which one, only the sentence
 # before says ("Rarely, the infection may be caused by a fungus" is about swimmer's ear, not about
 # the middle-ear infection a child gets).

@@ -63,6 +63,9 @@ _SENTENCE_OPENERS = frozenset("The A An This These Those It Its If When Most Man
                               "There Each All Other To".split())
 _LIST_CUE = re.compile(r"\b(?:include|includes|including|following|below|are|as|examples?)\b(?:\W+\w+){0,3}\W*$", re.I)
 _MAX_HEADING_WORDS = 8
+# A page title set before a colon by its topic may run longer when the sentence opens with that
+# topic again ("Measles: Make Sure Your Child Is Protected with MMR Vaccine Measles starts …").
+_MAX_TOPIC_TITLE_WORDS = 12
 # Words that go on or end a name begun by capitalised words ("Centers for Disease Control and
 # Prevention", "Fanconi Bickel syndrome", "National Cancer Institute"), and words that begin a sentence rather than a heading
 # ("In the United States ...", "See the PDQ summary").
@@ -335,16 +338,21 @@ def without_heading(sentence: str) -> str:
             and all(map(_heading_word, title.split())):
         return rest
     words = sentence.split(" ")
-    for k in range(1, min(len(words) - 2, _MAX_HEADING_WORDS) + 1):
+    longest = _MAX_TOPIC_TITLE_WORDS if words[0].endswith(":") else _MAX_HEADING_WORDS
+    for k in range(1, min(len(words) - 2, longest) + 1):
         opener, after, heading = words[k], words[k + 1], words[:k]
         capitals = all(len(w.rstrip(",")) >= 4 and w.isupper() for w in heading)
         # "FEVER Acetaminophen (Tylenol) and ibuprofen ...": a bracket may follow a heading in capitals;
-        # "How COPD Affects Airways The "airways" are ...": a quoted word may follow a sentence opener.
-        if not opener[:1].isupper() or not (after.lstrip("\"“‘'")[:1].islower() or (capitals and after[:1] == "(")):
+        # "How COPD Affects Airways The "airways" are ...": a quoted word may follow a sentence opener;
+        # "COPD Develops Slowly, Has No Cure When COPD is severe ...": so may the heading's topic again.
+        if not opener[:1].isupper() or not (after.lstrip("\"“‘'")[:1].islower() or (capitals and after[:1] == "(")
+                                            or (opener in _SENTENCE_OPENERS and after == heading[0])):
             continue
-        # "COLD, SORE THROAT, COUGH Cold medicines ...": a heading in capitals may list with commas;
-        # "Tinnitus: A Common Symptom Tinnitus, also ...": a heading's topic may stand before a colon.
-        listed = [w.rstrip(",") for w in heading] if capitals else [heading[0].rstrip(":"), *heading[1:]]
+        # "COLD, SORE THROAT, COUGH Cold medicines ...", "COPD Develops Slowly, Has No Cure When ...": a
+        # heading may list with commas; "Tinnitus: A Common Symptom Tinnitus, also ...": a heading's topic
+        # may stand before a colon.
+        listed = [w.rstrip(",") for w in heading]
+        listed[0] = listed[0].rstrip(":")
         if not (heading[0][:1].isupper() and heading[-1] not in _HEADING_JOINERS and all(map(_heading_word, listed))):
             continue
         # "... Jaundice Jaundice refers to", "How Kidney Disease Occurs Kidney disease means ...",
@@ -358,6 +366,8 @@ def without_heading(sentence: str) -> str:
             said == bare[-1] or (after not in _NAME_GOES_ON and said in bare)
             or (len(heading) >= 3 and said == bare[0])
             or (len(heading) >= 3 and [w.lower() for w in words[k:k + 3]] == bare[:3]))
+        if k > _MAX_HEADING_WORDS and not (restated and said == bare[0]):
+            continue
         if opener in _SENTENCE_OPENERS or restated:
             return " ".join(words[k:])
         if after in _NAME_GOES_ON or after.strip(",.") in _NAME_ENDINGS or opener in _BODY_NAMES:

@@ -2195,3 +2195,37 @@ def test_what_something_is_considered_speaks_to_what_it_is(sentence):
     from engine.agent.composer import speaks_to
 
     assert speaks_to(sentence, "definition")
+
+
+def test_what_lowers_a_risk_named_in_several_words_names_the_means_of_prevention():
+    from engine.agent.composer import names_the_means
+
+    assert names_the_means("The best way to reduce your skin cancer risk is to reduce your exposure to UV rays.",
+                           "prevention")
+    assert names_the_means("Sunscreen protects your skin from the sun.", "prevention")
+    assert not names_the_means("It protects against heat, sunlight, injury, and infection.", "prevention")
+
+
+def test_what_the_skin_protects_against_is_not_labelled_prevention():
+    """The Korean skin-cancer prevention answer labelled the skin's own job 예방 (prevention)."""
+    from engine.agent.composer import facet
+
+    assert facet("It protects against heat, sunlight, injury, and infection.", "prevention") != "prevention"
+    assert facet("Vaccines protect children from measles.", "prevention") == "prevention"
+
+
+@pytest.mark.parametrize("sentence", ["Medicines may cause dizziness, or problems with your ear.",
+                                      "Colds and allergies may cause too much mucus to be made."])
+def test_what_may_cause_a_condition_is_read_as_a_cause(sentence):
+    from engine.agent.composer import facet
+
+    assert facet(sentence, "what_to_do") == "causes"
+    assert facet(sentence, "causes") == "causes"
+
+
+def test_a_sentence_that_points_to_steps_above_is_not_quoted_alone():
+    from engine.agent.composer import leans_on_the_sentence_before
+
+    assert leans_on_the_sentence_before("Follow the steps above and: take all medicines your doctor prescribes.")
+    assert leans_on_the_sentence_before("Avoid triggers, such as those listed above.")
+    assert not leans_on_the_sentence_before("Keep your blood pressure above 90 and below 130.")

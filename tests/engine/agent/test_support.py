@@ -182,7 +182,11 @@ def test_a_title_or_capitals_heading_run_into_a_sentence_is_left_out_and_a_name_
               "Treatment May Start Right Away Treatment for a heart attack may begin in the ambulance.":
               "Treatment for a heart attack may begin in the ambulance.",
               "Tinnitus: A Common Symptom Tinnitus, also common in older people, is a ringing in the ears.":
-              "Tinnitus, also common in older people, is a ringing in the ears."}
+              "Tinnitus, also common in older people, is a ringing in the ears.",
+              "Measles: Make Sure Your Child Is Protected with MMR Vaccine Measles starts with a fever.":
+              "Measles starts with a fever.",
+              "COPD Develops Slowly, Has No Cure When COPD is severe, shortness of breath can get in the way.":
+              "When COPD is severe, shortness of breath can get in the way."}
     for sentence, kept in headed.items():
         assert passage_units(sentence) == [kept]
     for sentence in ("Centers for Disease Control and Prevention recommends a yearly flu shot.",
@@ -196,7 +200,9 @@ def test_a_title_or_capitals_heading_run_into_a_sentence_is_left_out_and_a_name_
                      "A Common Problem in Older Adults Hearing loss is common in older adults.",
                      "Physical exam and history : An exam of the body to check general signs of health.",
                      "NIDDK Health Information Center (NHIC) answers questions.",
-                     "Health Services for veterans are free."):
+                     "Health Services for veterans are free.",
+                     "Measles: Make Sure Your Child Is Protected with the MMR Vaccine Today Children Should Get Two "
+                     "Doses of it."):
         assert passage_units(sentence) == [sentence]
 
 
