@@ -55,7 +55,7 @@ from engine.clinical.lexicon import english_names
 from engine.clinical.slot_model import NAMING_SLOTS, TOPIC_SLOTS, only_asked_about
 from engine.knowledge.boilerplate import normalised
 from engine.knowledge.corpus import title_question
-from engine.knowledge.questions import MEDICINE_PAGE_QTYPES, question_kinds, title_facets
+from engine.knowledge.questions import FOOD_WORD, FOOD_WORD_KO, MEDICINE_PAGE_QTYPES, question_kinds, title_facets
 from engine.text import (has_hangul, hangul_share, is_negated, latin_letters, latin_words, medical_words,
                          population_markers, split_answer_sentences, tokenize)
 
@@ -677,8 +677,8 @@ def plan_focus(plan) -> list[str]:
 
 # A question about what to eat ("빈혈이 있으면 뭘 먹어야 하나요?", "What should I eat if I have gout?")
 # is answered by sentences about foods and nutrients, whatever its kind.
-_ASKS_ABOUT_FOOD = re.compile(r"(?:뭘|뭐|무엇을|어떤\s*걸)\s*(?:먹|섭취)|음식|식단|식이|식사|"
-                              r"\beat\b|\beating\b|\bdiet\b|\bfoods?\b", re.I)
+_ASKS_ABOUT_FOOD = re.compile(r"(?:뭘|뭐|무엇을|어떤\s*걸)\s*(?:먹|섭취)|" + FOOD_WORD_KO + r"|식단|식이|식사|"
+                              r"\beat\b|\beating\b|\bdiet\b|" + FOOD_WORD, re.I)
 
 
 @lru_cache(maxsize=2)

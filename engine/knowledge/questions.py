@@ -80,6 +80,10 @@ QTYPE_LABELS = {"exams and tests": "diagnosis", "considerations": "what to do", 
 
 # Question-type cues, Korean and English. Order = priority when one phrase could be read
 # two ways (a missed dose before "what to do", side effects before symptoms).
+# "Food" in a condition's name ("food poisoning", "food allergy", "foodborne illness", "음식 알레르기")
+# asks nothing about what to eat.
+FOOD_WORD = r"\bfoods?\b(?![\s-]+(?:poisoning|allerg|intoleran|borne|safety))"
+FOOD_WORD_KO = r"음식(?!\s*알레르기)"
 QTYPE_CUES: tuple[tuple[str, str], ...] = (
     # A forgotten dose, not a forgetful parent ("부모님이 자꾸 깜빡깜빡하시는데, 치매 증상은?").
     ("forget a dose", r"(?<!자꾸 )(?<!자꾸)(?<!깜빡)(?:깜빡(?!깜빡)|까먹|잊어버|잊고|빼먹|놓쳤)|"
@@ -123,11 +127,11 @@ QTYPE_CUES: tuple[tuple[str, str], ...] = (
     ("symptoms", r"증상|증세|징후|전조|느낌|^(?!.*(?:검사|진단)).*?어떻게\s*알|symptoms?|signs?\b|feels? like|"
                  r"how does it feel|"
                  r"how (?:can|do|would) (?:i|you|we) (?:tell|know) if"),
-    ("considerations", r"(?:뭘|뭐|무엇을)\s*먹(?:어야|으면)|음식|식단|식이|대처|어떻게\s*해야|어떻게\s*하(?:죠|지|면\s*좋)|어떡|"
+    ("considerations", r"(?:뭘|뭐|무엇을)\s*먹(?:어야|으면)|" + FOOD_WORD_KO + r"|식단|식이|대처|어떻게\s*해야|어떻게\s*하(?:죠|지|면\s*좋)|어떡|"
                        r"해야\s*(?:하나요|할까요|돼요|되나요)|가야\s*(?:하|할|돼|되)|응급\s*처치|first aid|"
                        r"what (?:should|do|can) (?:i|we) (?:eat|do)|what to (?:do|eat)|should (?:i|we) (?:go|see|call)|"
                        r"do (?:i|we) need (?:to see|to go|a doctor)|"
-                       r"diet\b|foods?\b"),
+                       r"diet\b|" + FOOD_WORD),
     ("treatment", r"치료|낫게|낫는\s*(?:방법|법)|고치|수술|약\s*(?:있|먹어야|꼭)|치료제|(?:좋은|먹는|무슨|어떤)\s*약|(?:뭐가|무엇이|어떤\s*게)\s*좋|"
                   r"어떻게\s*관리|없애|없앨|어떻게\s*하면[^?.!]{0,10}(?:나아|낫|나을)|(?:take|use)\b.{0,15}\bfor\b|"
                   r"treat|therap|cure|(?:medicines?|medications?|drugs?|pills?)\b.{0,20}\b(?:to|for)\b|surgery|manage|"

@@ -115,6 +115,18 @@ def test_everyday_phrasings_ask_their_kind():
     assert question_kinds("천식은 어떤 질환이에요") == {"definition"}
 
 
+def test_food_in_a_condition_s_name_asks_nothing_about_what_to_eat():
+    from engine.agent.composer import asks_about_food
+    from engine.knowledge.questions import question_kinds
+
+    assert question_kinds("How can I prevent food poisoning at home?") == {"prevention"}
+    assert not asks_about_food("How can I prevent food poisoning at home?")
+    assert not asks_about_food("how do you find out if you have a food allergy")
+    assert "what_to_do" not in question_kinds("음식 알레르기가 있는지 어떻게 알아요?")
+    assert asks_about_food("What foods should I avoid with a food allergy?")
+    assert asks_about_food("통풍에 좋은 음식은?") and question_kinds("통풍에 좋은 음식은?") == {"what_to_do"}
+
+
 def test_korean_sentences_keep_their_own_punctuation_when_split():
     from engine.text import split_answer_sentences
 
