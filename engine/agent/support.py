@@ -50,6 +50,10 @@ _CITATION = re.compile(r"\s*\[(\d{1,2})\]")
 # Knowledge-base text keeps list items inline ("if you - Are a man - Drink alcohol").
 # Not a dash between two numbers: "for 3 - 6 weeks" is a range.
 _INLINE_BULLET = re.compile(r"(?:^|(?<!\d)\s+)[-*•]\s+(?=[A-Za-z0-9(])|(?<=\d)\s+[-*•]\s+(?=[A-Za-z(])")
+# An item may name itself before a dash ("- Skin - itching, hives, redness, swelling", "- Clean - always
+# wash your fruits …"): a short name, then a description in lower case. The two are one item.
+_TITLE_WORDS = 6
+_DESCRIPTION_WORDS = 3
 # Items past this many are left out of the evidence (nothing can quote them); symptom lists often run to
 # ten or more ("… Frequent bowel movements or diarrhea; Weight loss; …"), and eight cut them.
 _MAX_LIST_ITEMS = 12
@@ -167,6 +171,7 @@ def _units_and_items(text: str) -> list[tuple[str, bool]]:
     listed, listed_paragraph = -1, -1  # the last unit made of a lead-in and its bullet items
     cut_off = False  # whether a sentence inside one of its items cut that list
     announced = False  # whether its lead-in announces it ("These include")
+    named = -1  # the last list unit whose items name themselves ("Skin - itching, hives"; `_titled`)
     for paragraph, block in _paragraph_blocks(text):
         line = " ".join(block.split())
         if _is_line_item(line) and units and (listing == len(units) - 1 or units[-1].endswith(":")):
@@ -182,12 +187,18 @@ def _units_and_items(text: str) -> list[tuple[str, bool]]:
         if not pieces:
             continue
         if starts_with_item:
+            titled = _titled([p.rstrip(" .;,") for p in pieces])
+            if titled and named == listed and _goes_on(units, listed, listed_paragraph, paragraph, titled):
+                # "… at home: Clean - always wash …. - Separate - keep raw foods to themselves.": an item's
+                # full stop cut the list, and the next named item goes on it.
+                units[listed] = f"{units[listed][:-1]}; {'; '.join(titled)}."
+                continue
             # A list in its own paragraph: its lead-in is the unit before it when that one
             # ends like one ("Hypoglycemia causes symptoms such as").
             lead = units[-1] if units and _is_lead_in(units[-1]) else ""
             if lead:
                 units.pop()
-            items = _without_repeat([i.rstrip(" .;,") for i in pieces[:_MAX_LIST_ITEMS]])
+            items = titled or _without_repeat([i.rstrip(" .;,") for i in pieces[:_MAX_LIST_ITEMS]])
             heading = len(items) == 1 and _is_item_heading(items[0])
             if not lead and not heading and cut_off and _goes_on(units, listed, listed_paragraph, paragraph, items):
                 units[listed] = f"{units[listed][:-1]}; {'; '.join(items)}."
@@ -205,6 +216,8 @@ def _units_and_items(text: str) -> list[tuple[str, bool]]:
                 headed, last_item, list_paragraph = (len(units), len(units), paragraph) if heading else (-1, -1, -1)
             units.append(f"{lead.rstrip(':.')}: {'; '.join(items)}." if lead
                          else "; ".join(items) + ".")
+            if lead and titled:
+                listed, listed_paragraph, named = len(units) - 1, paragraph, len(units) - 1
             continue
         head, items = pieces[0], pieces[1:]
         announces = head.endswith(":") or _is_lead_in(head)
@@ -218,8 +231,9 @@ def _units_and_items(text: str) -> list[tuple[str, bool]]:
             units.extend(u if u.endswith((".", "!", "?")) else f"{u}."
                          for piece in split_passage_sentences(head) for u in _restored(piece))
             continue
+        titled = _titled([i.rstrip(" .;") for i in items])
         if items and (announces or len(items) >= 2):
-            items = _without_repeat([i.rstrip(" .;") for i in items[:_MAX_LIST_ITEMS]])
+            items = titled or _without_repeat([i.rstrip(" .;") for i in items[:_MAX_LIST_ITEMS]])
             head = without_heading(_LINK_TEXT.sub("", head)) or head
             unit = f"{head.rstrip(':')}: {'; '.join(items)}."
             if _POINTS_BACK.match(unit) and units and units[-1].endswith(".") and ": " not in units[-1]:
@@ -229,6 +243,7 @@ def _units_and_items(text: str) -> list[tuple[str, bool]]:
             else:
                 units.append(unit)
             listed, listed_paragraph, cut_off, announced = len(units) - 1, paragraph, False, announces
+            named = listed if titled else -1
             if len(items) == 1 and _is_item_heading(items[0]):
                 headed, last_item, list_paragraph = listed, listed, paragraph
             continue
@@ -236,6 +251,19 @@ def _units_and_items(text: str) -> list[tuple[str, bool]]:
         units.extend(i if i.endswith((".", "!", "?")) else f"{i}." for i in items)
     return [(_balanced(_ATTRIBUTION.sub(".", u) if "; " in u else u), i in opens)
             for i, u in enumerate(units) if len(u) > 1]
+
+
+def _titled(items: list[str]) -> list[str] | None:
+    """The items joined name to description ("Skin - itching, hives"), when every item of
+    `items` is a short capitalised name followed by a description in lower case; None when they
+    are not all so (a list of symptoms may open with a capital, "Drowsiness - dry mouth")."""
+    if not items or len(items) % 2:
+        return None
+    names, descriptions = items[0::2], items[1::2]
+    if all(n[:1].isupper() and len(n.split()) <= _TITLE_WORDS and not n.endswith((".", ":", ";", "?"))
+           and d[:1].islower() and len(d.split()) >= _DESCRIPTION_WORDS for n, d in zip(names, descriptions)):
+        return [f"{n} - {d}" for n, d in zip(names, descriptions)]
+    return None
 
 
 def _goes_on(units: list[str], listed: int, listed_paragraph: int, paragraph: int, items: list[str]) -> bool:

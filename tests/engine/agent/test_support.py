@@ -365,3 +365,19 @@ def test_sentence_vectors_embed_each_text_once_and_keep_the_order_asked():
     assert vectors([]) is None and SentenceVectors(SupportChecker())(["x"]) is None
     evidence = evidence_from([GOUT])
     assert [s.source for s in checker.check(["Gout is a painful form of arthritis."], evidence, embed=vectors)] == [1]
+
+
+def test_a_list_item_that_names_itself_before_a_dash_stays_one_item():
+    assert passage_units("It can affect many organs: - Skin - itching, hives, redness, swelling - Nose - sneezing, "
+                         "stuffy nose, runny nose") == [
+        "It can affect many organs: Skin - itching, hives, redness, swelling; Nose - sneezing, stuffy nose, runny nose."]
+    # An item's full stop cut the list; the next named items go on it, and a sentence inside an item stands alone.
+    assert passage_units("There are four basic steps to food safety at home: - Clean - always wash your hands and "
+                         "counters. - Separate - keep raw foods to themselves. Germs can spread from one food to "
+                         "another. - Chill - put fresh food in the refrigerator right away.") == [
+        "There are four basic steps to food safety at home: Clean - always wash your hands and counters; Separate - "
+        "keep raw foods to themselves; Chill - put fresh food in the refrigerator right away.",
+        "Germs can spread from one food to another."]
+    # A list of symptoms that only opens with a capital names nothing before a dash.
+    assert passage_units("Tell your doctor if you have: - Drowsiness - dry mouth - headache") == [
+        "Tell your doctor if you have: Drowsiness; dry mouth; headache."]
