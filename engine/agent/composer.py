@@ -327,15 +327,20 @@ _STATED_SUBJECT = re.compile(r"^(?:\w+\s+){0,3}?(causes?|risk factors?|symptoms?
                              re.I)
 _SUBJECTS = {"cause": "causes", "risk factor": "causes", "symptom": "symptoms", "sign": "symptoms",
              "side effect": "side_effects", "treatment": "treatment", "complication": "complications"}
+# Side effects may be named anywhere before their list ("Call your provider if your child notices side
+# effects such as: Stomach pain; …").
+_SIDE_EFFECTS_LISTED = re.compile(r"\bside effects?\b[^.;:]{0,30}?\b(?:such as|include|includes|including|like)\s*:",
+                                  re.I)
 # A list that says it is of another kind answers something else: "Symptoms of menopause include …"
 # is no treatment of hot flashes nor what to do for them, "Treatment may include medicines …" no prevention, "Heredity can cause
 # hearing loss" no test for it. Symptoms still serve a diagnosis, and risk factors a prevention. What a
 # condition leads to ("The complications of benign prostatic hyperplasia may include: acute urinary
-# retention …") is none of these kinds.
+# retention …") is none of these kinds, and a medicine's side effects are none of a condition's causes,
+# symptoms, tests or prevention.
 _LISTS_ANOTHER_KIND = {kind: others | {"complications"} for kind, others in {
     "treatment": {"symptoms", "causes"}, "what_to_do": {"symptoms", "causes"},
-    "prevention": {"symptoms", "treatment"}, "causes": {"symptoms", "treatment"},
-    "symptoms": {"treatment", "causes"}, "diagnosis": {"treatment", "causes"}}.items()}
+    "prevention": {"symptoms", "treatment", "side_effects"}, "causes": {"symptoms", "treatment", "side_effects"},
+    "symptoms": {"treatment", "causes", "side_effects"}, "diagnosis": {"treatment", "causes", "side_effects"}}.items()}
 
 
 _MAIN_ONE = re.compile(r"^(?:\w+\s+){0,2}?(?:most common|most frequent|main|leading|usual|primary|chief|commonest)\s+"
@@ -451,7 +456,9 @@ def states_the_main_one(sentence: str, kind: str) -> bool:
 def _stated_kind(sentence: str) -> str:
     """The kind a sentence says it lists ("Other causes of fever include …" → causes), or ""."""
     stated = _STATED_SUBJECT.match(sentence)
-    return _SUBJECTS[re.sub(r"s$", "", stated.group(1).lower())] if stated else ""
+    if stated:
+        return _SUBJECTS[re.sub(r"s$", "", stated.group(1).lower())]
+    return "side_effects" if _SIDE_EFFECTS_LISTED.search(sentence) else ""
 
 
 def lists_another_kind(sentence: str, kind: str) -> bool:

@@ -2229,3 +2229,15 @@ def test_a_sentence_that_points_to_steps_above_is_not_quoted_alone():
     assert leans_on_the_sentence_before("Follow the steps above and: take all medicines your doctor prescribes.")
     assert leans_on_the_sentence_before("Avoid triggers, such as those listed above.")
     assert not leans_on_the_sentence_before("Keep your blood pressure above 90 and below 130.")
+
+
+def test_a_list_of_a_medicine_s_side_effects_answers_no_question_about_a_condition():
+    """"How is ADHD diagnosed?" quoted the ADHD medicines page's list of side effects to call about."""
+    from engine.agent.composer import facet, lists_another_kind
+
+    listed = ("Call your provider if you or your child notices side effects such as: Stomach pain; Problems falling "
+              "or staying asleep; Tics or jerky movements.")
+    assert all(lists_another_kind(listed, kind) for kind in ("diagnosis", "causes", "symptoms", "prevention"))
+    assert not lists_another_kind(listed, "what_to_do") and not lists_another_kind(listed, "side_effects")
+    assert facet(listed, "diagnosis") == "side_effects"
+
