@@ -507,12 +507,13 @@ _PRONOUN_SUBJECT = re.compile(r"^(?:(?:however|but|also|and|so|or|yet|then|other
 _BACK_REFERENCE = re.compile(r"\b(?:these|those|such|both) (?:types?|kinds?|forms?|sorts?) of\b"
                              r"|\b(?:listed|mentioned|described|named|given|shown|noted) above\b"
                              r"|\b(?:steps|tips|measures|things|ones|advice|list|symptoms|signs) above\b|\bsee above\b", re.I)
-# And so does one whose subject is "the infection", "the condition" …: which one, only the sentence
-# before says ("Rarely, the infection may be caused by a fungus" is about swimmer's ear, not about
-# the middle-ear infection a child gets).
+# And so does one whose subject is "the infection", "the condition", "the medication" …: which one,
+# only the sentence before says ("Rarely, the infection may be caused by a fungus" is about swimmer's
+# ear, not about the middle-ear infection a child gets); so does "Some common ones are: …".
 _DEFINITE_SUBJECT = re.compile(r"^(?:(?:rarely|occasionally|sometimes|often|usually|in (?:rare|some|most) cases|however|"
                                r"but|also|in addition),?\s+)?the (?:infection|condition|disease|disorder|illness|"
-                               r"syndrome|problem|injury)\b", re.I)
+                               r"syndrome|problem|injury|medication|medicine|drug|procedure|surgery|operation)\b"
+                               r"|^(?:some |the )?(?:(?:most )?common |main |other |serious )?ones\b", re.I)
 # A list item that names a group of people without saying anything of them ("People who have
 # weak immune systems as a result of diseases or other factors.", under "Pneumonia tends to be
 # more serious for:") reads as a claim it does not make once out of its list. The group is a

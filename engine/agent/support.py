@@ -176,7 +176,7 @@ def _units_and_items(text: str) -> list[tuple[str, bool]]:
         line = " ".join(block.split())
         if _is_line_item(line) and units and (listing == len(units) - 1 or units[-1].endswith(":")):
             if listing != len(units) - 1:
-                units[-1], listing = f"{units[-1].rstrip(':')}: {line}.", len(units) - 1
+                units[-1], listing = f"{units[-1].rstrip(':,')}: {line}.", len(units) - 1
             elif units[-1].count("; ") + 1 < _MAX_LIST_ITEMS:
                 units[-1] = f"{units[-1][:-1]}; {line}."
             continue
@@ -214,7 +214,7 @@ def _units_and_items(text: str) -> list[tuple[str, bool]]:
                     units[headed], last_item = f"{units[headed][:-1]}; {items[0]}.", len(units)
             elif lead:
                 headed, last_item, list_paragraph = (len(units), len(units), paragraph) if heading else (-1, -1, -1)
-            units.append(f"{lead.rstrip(':.')}: {'; '.join(items)}." if lead
+            units.append(f"{lead.rstrip(':.,')}: {'; '.join(items)}." if lead
                          else "; ".join(items) + ".")
             if lead and titled:
                 listed, listed_paragraph, named = len(units) - 1, paragraph, len(units) - 1
@@ -235,7 +235,7 @@ def _units_and_items(text: str) -> list[tuple[str, bool]]:
         if items and (announces or len(items) >= 2):
             items = titled or _without_repeat([i.rstrip(" .;") for i in items[:_MAX_LIST_ITEMS]])
             head = without_heading(_LINK_TEXT.sub("", head)) or head
-            unit = f"{head.rstrip(':')}: {'; '.join(items)}."
+            unit = f"{head.rstrip(':,')}: {'; '.join(items)}."
             if _POINTS_BACK.match(unit) and units and units[-1].endswith(".") and ": " not in units[-1]:
                 # "… they do know ways to reduce the risk. These include: placing babies on their
                 # backs …": the list says what it lists only with the sentence before it.

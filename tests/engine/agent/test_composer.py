@@ -2241,3 +2241,12 @@ def test_a_list_of_a_medicine_s_side_effects_answers_no_question_about_a_conditi
     assert not lists_another_kind(listed, "what_to_do") and not lists_another_kind(listed, "side_effects")
     assert facet(listed, "diagnosis") == "side_effects"
 
+
+
+@pytest.mark.parametrize("sentence", ["Some common ones are: Joint pain or swelling; Muscle pain; Fatigue.",
+                                      "The medication does not reliably kill pinworm eggs."])
+def test_a_sentence_about_the_ones_or_the_medication_named_before_leans_on_it(sentence):
+    from engine.agent.composer import leans_on_the_sentence_before
+
+    assert leans_on_the_sentence_before(sentence)
+    assert not leans_on_the_sentence_before("The medicines used for pinworm are mebendazole and albendazole.")

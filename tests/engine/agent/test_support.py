@@ -381,3 +381,9 @@ def test_a_list_item_that_names_itself_before_a_dash_stays_one_item():
     # A list of symptoms that only opens with a capital names nothing before a dash.
     assert passage_units("Tell your doctor if you have: - Drowsiness - dry mouth - headache") == [
         "Tell your doctor if you have: Drowsiness; dry mouth; headache."]
+
+
+def test_a_lead_in_that_ends_with_a_comma_joins_its_list_without_the_comma():
+    assert passage_units("To prevent becoming reinfected with pinworms, - Bathe after waking up - Wash your pajamas "
+                         "often") == ["To prevent becoming reinfected with pinworms: Bathe after waking up; Wash your "
+                                      "pajamas often."]
