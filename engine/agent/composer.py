@@ -319,6 +319,10 @@ _PURPOSE_VERBS = {"treatment": ("treat", "relieve", "ease", "soothe", "manage"),
                   "prevention": ("prevent", "avoid"), "diagnosis": ("diagnose",)}
 _PURPOSE = re.compile(r"^(?:to|in order to)\s+(" + "|".join(v for vs in _PURPOSE_VERBS.values() for v in vs) + r")\b",
                       re.I)
+# So is one that names what is used to treat something ("Other medications used to treat Bell's palsy
+# include acyclovir … and ibuprofen (to relieve pain)"), whatever symptom it names on the way.
+_USED_TO_TREAT = re.compile(r"\b(?:medicines?|medications?|drugs?|therap(?:y|ies))\s+(?:\w+\s+)?(?:used|given|prescribed)"
+                            r"\s+to\s+treat\b", re.I)
 # A sentence that says what it lists ("Other possible causes of fever include: ...", "Signs of
 # stroke are ...") is about that, whatever else its words hint at (the antibiotics among those
 # causes make it no treatment).
@@ -781,6 +785,8 @@ def facet(sentence: str, kind: str = "", medicine: bool = False, food: bool = Fa
             return "side_effects"
         # What a condition leads to (complications) is none of the kinds an answer reads by.
         return name if name in READING_ORDER else "other"
+    if _USED_TO_TREAT.search(sentence):
+        return "treatment"
     if kind in _FACET_CUES and speaks_to(sentence, kind, food) and not _a_test_for_a_symptom(sentence, kind):
         return kind
     if _LOWERS_RISK.search(sentence):

@@ -2250,3 +2250,13 @@ def test_a_sentence_about_the_ones_or_the_medication_named_before_leans_on_it(se
 
     assert leans_on_the_sentence_before(sentence)
     assert not leans_on_the_sentence_before("The medicines used for pinworm are mebendazole and albendazole.")
+
+
+def test_what_is_used_to_treat_a_condition_is_labelled_treatment_whatever_symptom_it_names():
+    """The Korean Bell's palsy answer labelled the medicines 증상 (symptoms) for "(to relieve pain)"."""
+    from engine.agent.composer import facet
+
+    medicines = ("Other medications used to treat Bell's palsy include acyclovir (to fight viral infections) and "
+                 "aspirin, acetaminophen, or ibuprofen (to relieve pain).")
+    assert facet(medicines, "definition") == "treatment"
+    assert facet("Side effects of the medicines used to treat acne include dry skin.", "side_effects") == "side_effects"
