@@ -185,7 +185,7 @@ _COMBINED = r"\bcombin\w* with\b|\bin combination\b|\bbe combined\b"
 # "Never …" or "Keep …" is as often a page's general advice ("Never change your medicine without …").
 _INSTRUCTION = (r"^(?:do not|don't)\b|^(?:if|when|after|before|while)\b[^,;:]{0,80},\s*(?:(?:immediately|gently|"
                 r"then|first|also|quickly|carefully)\s+)?(?:do not|don't|apply|press|pinch|hold|keep|lie|lay|put|"
-                r"place|give|take|wash|rinse|flush|cool|cover|move|stop|elevate|raise|sit|lean|loosen)\b")
+                r"place|give|take|wash|clean|rinse|flush|cool|cover|move|stop|elevate|raise|sit|lean|loosen)\b")
 _FACET_CUES: dict[str, re.Pattern] = {
     "definition": re.compile(r"\b(is|are) (?:(?:considered|thought to be|known as|classified as|regarded as) )?"
                              r"(a|an|the|one|when)\b|\brefers? to\b|\bmeans?\b|\bis called\b", re.I),
@@ -316,8 +316,8 @@ ANSWERING_FACETS = {"what_to_do": {"what_to_do", "treatment"}}
 _MEDICINE_FACETS_FIRST = (*(k for k in READING_ORDER if k in MEDICINE_KINDS),
                           *(k for k in READING_ORDER[:-1] if k not in MEDICINE_KINDS))
 _PURPOSE_VERBS = {"treatment": ("treat", "relieve", "ease", "soothe", "manage"),
-                  "prevention": ("prevent", "avoid"), "diagnosis": ("diagnose",)}
-_PURPOSE = re.compile(r"^(?:to|in order to)\s+(" + "|".join(v for vs in _PURPOSE_VERBS.values() for v in vs) + r")\b",
+                  "prevention": ("prevent", "avoid", "protect"), "diagnosis": ("diagnose",)}
+_PURPOSE = re.compile(r"^(?:to|in order to)\s+(?:help\s+)?(" + "|".join(v for vs in _PURPOSE_VERBS.values() for v in vs) + r")\b",
                       re.I)
 # So is one that names what is used to treat something ("Other medications used to treat Bell's palsy
 # include acyclovir … and ibuprofen (to relieve pain)"), whatever symptom it names on the way.
@@ -467,6 +467,13 @@ def _stated_kind(sentence: str) -> str:
 
 def lists_another_kind(sentence: str, kind: str) -> bool:
     return _stated_kind(sentence) in _LISTS_ANOTHER_KIND.get(kind, ())
+
+
+def lists_protection(sentence: str) -> bool:
+    """A list of what protects or prevents ("To help protect yourself and your family, you should: Use a
+    chemical repellent …", "To prevent animal bites and complications from bites: …")."""
+    opening = _PURPOSE.match(sentence)
+    return ": " in sentence and bool(opening) and opening.group(1).lower() in _PURPOSE_VERBS["prevention"]
 
 
 # A sentence that only gives a name ("The technical name for the throat is pharynx.", "Conjunctivitis
@@ -1428,8 +1435,12 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
                                   aside=aside, food=food, pairs=pairs, page_words=page_words,
                                   quote_letters=quote_letters, topic_pages=topic_pages)
     relevance = [float(r) for r in features @ relevance_weights()]
+    # Asked what to do now, another topic's list of protections is for another hazard and for next time
+    # (the tick-bite page's "To help protect yourself …: Use a chemical repellent …" for a dog bite); the
+    # topic's own ("… from bites: …; Get a tetanus booster …") may hold what to do after it too.
     never_chosen = [lists_another_kind(item.text, kind) or (kind != "definition" and only_names(item.text))
                     or similarity < QUESTION_FLOOR
+                    or (kind == "what_to_do" and item.source not in topic_pages and lists_protection(item.text))
                     for item, similarity in zip(pool, features[:, RELEVANCE_FEATURES.index("similarity")])]
     asked = set(tokenize(query))
     stems = [set(tokenize(item.text)) - asked for item in pool]

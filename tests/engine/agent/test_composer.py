@@ -2260,3 +2260,26 @@ def test_what_is_used_to_treat_a_condition_is_labelled_treatment_whatever_sympto
                  "aspirin, acetaminophen, or ibuprofen (to relieve pain).")
     assert facet(medicines, "definition") == "treatment"
     assert facet("Side effects of the medicines used to treat acne include dry skin.", "side_effects") == "side_effects"
+
+
+def test_another_bite_s_list_of_protections_is_not_what_to_do_after_a_dog_bite(minilm):
+    from engine.agent.composer import lists_protection, speaks_to
+
+    assert lists_protection("To help protect yourself and your family, you should: Use a chemical repellent; Tuck "
+                            "pant legs into socks.")
+    assert not lists_protection("To treat a spider bite: Wash the area well with soap and water; Apply an ice pack.")
+    assert speaks_to("If an animal bites you, clean the wound with soap and water as soon as possible.", "what_to_do")
+    slots = {"conditions": [{"name": "animal bites", "concept_id": "C0001394"}]}
+    bites = Passage("bites", "Most animal bites come from pets. If an animal bites you, clean the wound with soap and "
+                    "water as soon as possible. Animal bites rarely are life-threatening, but if they become "
+                    "infected, you can develop serious medical problems. To prevent animal bites and complications "
+                    "from bites: - Never pet unknown animals - Get a tetanus booster if you have not had one recently",
+                    title="What is (are) Animal Bites ? (Also called: Dog bites)")
+    ticks = Passage("ticks", "Ticks are small bugs. To help protect yourself and your family, you should: - Use a "
+                    "chemical repellent with DEET - Wear light-colored protective clothing - Tuck pant legs into socks "
+                    "- Avoid tick-infested areas - Check your pets daily for ticks", title="What is (are) Tick Bites ?")
+    composition = _answer_by_names(minilm, "A dog bit me and broke the skin. What should I do?", slots, [bites, ticks])
+    sourced = [s.text for s in composition.sentences if s.kind == "sourced"]
+    assert sourced[0] == "If an animal bites you, clean the wound with soap and water as soon as possible."
+    assert not any("repellent" in s for s in sourced)
+    assert any("tetanus booster" in s for s in sourced)
