@@ -161,8 +161,10 @@ _GENERIC_CUES = {
     "treatment": r"\btreat",
     "prevention": r"\bprevent",
 }
-# A healthy diet or weight is a means; a child who appears healthy or otherwise healthy people are not.
-_HEALTHY_HABIT = r"(?<!appear )(?<!appears )(?<!look )(?<!looks )(?<!seem )(?<!seems )(?<!otherwise )(?<!be )\bhealthy"
+# A healthy diet or weight is a means; a child who appears healthy, otherwise healthy people and what the
+# body needs for healthy bones are not.
+_HEALTHY_HABIT = (r"(?<!appear )(?<!appears )(?<!look )(?<!looks )(?<!seem )(?<!seems )(?<!otherwise )(?<!be )(?<!for )"
+                  r"\bhealthy")
 _MEANS_CUES = {
     "diagnosis": r"\btests?\b|\bexam|\bbiops|\bmeasur|\bscreen|\bx-ray|\bscan\b|\breading|\bcriteri"
                  r"|\bconsidered to have\b|\b(?:medical|health) history\b|\bultrasound|\bmammogra|\bimaging\b|\bMRI\b"
@@ -326,11 +328,12 @@ _USED_TO_TREAT = re.compile(r"\b(?:medicines?|medications?|drugs?|therap(?:y|ies
 # A sentence that says what it lists ("Other possible causes of fever include: ...", "Signs of
 # stroke are ...") is about that, whatever else its words hint at (the antibiotics among those
 # causes make it no treatment).
-_STATED_SUBJECT = re.compile(r"^(?:\w+\s+){0,3}?(causes?|risk factors?|symptoms?|signs?|side effects?|treatments?|complications?)\b"
+_STATED_SUBJECT = re.compile(r"^(?:\w+\s+){0,3}?(causes?|risk factors?|contributing factors?|symptoms?|signs?|side effects?|treatments?|complications?)\b"
                              r"(?: and symptoms)?(?: of| for)?[^.;:]{0,60}?\b(?:include|includes|are|may be|can be)\b",
                              re.I)
-_SUBJECTS = {"cause": "causes", "risk factor": "causes", "symptom": "symptoms", "sign": "symptoms",
-             "side effect": "side_effects", "treatment": "treatment", "complication": "complications"}
+_SUBJECTS = {"cause": "causes", "risk factor": "causes", "contributing factor": "causes", "symptom": "symptoms",
+             "sign": "symptoms", "side effect": "side_effects", "treatment": "treatment",
+             "complication": "complications"}
 # Side effects may be named anywhere before their list ("Call your provider if your child notices side
 # effects such as: Stomach pain; …").
 _SIDE_EFFECTS_LISTED = re.compile(r"\bside effects?\b[^.;:]{0,30}?\b(?:such as|include|includes|including|like)\s*:",
@@ -594,11 +597,13 @@ _SYMPTOM_TABLE = re.compile(r"approximate number of patients|human phenotype ont
 _RESEARCH_NOTE = re.compile(r"\b(?:supports?|conducts?|funds?|sponsors?)\b(?:[\s,]+[\w-]+){0,6}[\s,]+research\b"
                             r"|\b(?:research|study|studies|trials?|programs?|projects?)\b[^.;:]{0,200}?\b(?:seeks?|aims?)"
                             r"\s+to\b", re.I)
-# Work still under way ("Scientists are studying the underlying causes of the epilepsies", "Research
+# Work still under way ("Scientists are studying the underlying causes of the epilepsies", "NINDS-funded
+# scientists are studying the factors that lead to …", "Research
 # is ongoing to determine optimal doses", "Significant advances ... continue to be made") answers
 # nothing yet; a finding ("Researchers have found that ...") and a doubt ("More research is
 # needed") are kept.
-_RESEARCH_UNDER_WAY = re.compile(r"^(?:scientists|researchers|investigators)\b(?:\s+\w+){0,2}?\s+(?:are|continue to)\s+"
+_RESEARCH_UNDER_WAY = re.compile(r"^(?:[\w-]+-(?:funded|supported)\s+)?(?:scientists|researchers|investigators)\b"
+                                 r"(?:\s+\w+){0,2}?\s+(?:are|continue to)\s+"
                                  r"(?:\w+ly\s+)?(?:study|investigat|improv|test|develop|explor|work|try|look"
                                  r"|examin|evaluat)\w*"
                                  r"|^(?:(?:ongoing|current|further|other)\s+)?research\s+(?:is|continues)\s+"

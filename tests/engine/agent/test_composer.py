@@ -2283,3 +2283,15 @@ def test_another_bite_s_list_of_protections_is_not_what_to_do_after_a_dog_bite(m
     assert sourced[0] == "If an animal bites you, clean the wound with soap and water as soon as possible."
     assert not any("repellent" in s for s in sourced)
     assert any("tetanus booster" in s for s in sourced)
+
+
+def test_contributing_factors_are_causes_and_what_the_body_needs_for_health_is_no_prevention():
+    from engine.agent.composer import facet, lists_another_kind, quotable
+
+    factors = "Contributing factors include trauma or injury to the wrist that causes swelling, and thyroid disease."
+    assert facet(factors, "symptoms") == "causes" and lists_another_kind(factors, "symptoms")
+    assert facet("Calcium is needed by the body for healthy bones, muscles, nervous system, and heart.",
+                 "dosage") != "prevention"
+    assert facet("Eating a healthy diet can help.", "prevention") == "prevention"
+    assert not quotable("NINDS-funded scientists are studying the factors that lead to long-lasting nerve pain "
+                        "disorders.")
