@@ -1292,6 +1292,12 @@ def _answer_by_names(minilm, question: str, slots: dict, documents: list, langua
                    checker=SupportChecker(minilm, lambda text: set()))
 
 
+def _quoted_by_names(minilm, question: str, slots: dict, documents: list) -> list[str]:
+    """The sentences `_answer_by_names` quotes from the sources, in order."""
+    composition = _answer_by_names(minilm, question, slots, documents)
+    return [s.text for s in composition.sentences if s.kind == "sourced"]
+
+
 def test_an_answer_with_nothing_about_its_topic_says_its_quotes_are_about_other_topics(minilm):
     for language, lead in (("en", "The knowledge base has no passage about nosebleed; the sentences below come "
                                   "from pages on other topics"),
@@ -2170,8 +2176,7 @@ def test_statin_side_effects_quote_the_muscle_problems(minilm):
                    "recommended for pregnant patients or those with active liver disease. They can also cause "
                    "serious muscle problems. You may have fewer side effects with one statin drug than another.",
                    title="Do you have information about Statins")
-    composition = _answer_by_names(minilm, "What are the side effects of statins?", slots, [page])
-    sourced = [s.text for s in composition.sentences if s.kind == "sourced"]
+    sourced = _quoted_by_names(minilm, "What are the side effects of statins?", slots, [page])
     muscle = sourced.index("They can also cause serious muscle problems.")
     assert "Statins are relatively safe for most people." in sourced[max(0, muscle - 2):muscle]
 
@@ -2262,6 +2267,17 @@ def test_what_is_used_to_treat_a_condition_is_labelled_treatment_whatever_sympto
     assert facet("Side effects of the medicines used to treat acne include dry skin.", "side_effects") == "side_effects"
 
 
+ANIMAL_BITES = Passage("bites", "Most animal bites come from pets. If an animal bites you, clean the wound with soap "
+                       "and water as soon as possible. Animal bites rarely are life-threatening, but if they become "
+                       "infected, you can develop serious medical problems. To prevent animal bites and complications "
+                       "from bites: - Never pet unknown animals - Get a tetanus booster if you have not had one "
+                       "recently", title="What is (are) Animal Bites ? (Also called: Dog bites)")
+TICK_BITES = Passage("ticks", "Ticks are small bugs. To help protect yourself and your family, you should: - Use a "
+                     "chemical repellent with DEET - Wear light-colored protective clothing - Tuck pant legs into "
+                     "socks - Avoid tick-infested areas - Check your pets daily for ticks",
+                     title="What is (are) Tick Bites ?")
+
+
 def test_another_bite_s_list_of_protections_is_not_what_to_do_after_a_dog_bite(minilm):
     from engine.agent.composer import lists_protection, speaks_to
 
@@ -2269,17 +2285,9 @@ def test_another_bite_s_list_of_protections_is_not_what_to_do_after_a_dog_bite(m
                             "pant legs into socks.")
     assert not lists_protection("To treat a spider bite: Wash the area well with soap and water; Apply an ice pack.")
     assert speaks_to("If an animal bites you, clean the wound with soap and water as soon as possible.", "what_to_do")
-    slots = {"conditions": [{"name": "animal bites", "concept_id": "C0001394"}]}
-    bites = Passage("bites", "Most animal bites come from pets. If an animal bites you, clean the wound with soap and "
-                    "water as soon as possible. Animal bites rarely are life-threatening, but if they become "
-                    "infected, you can develop serious medical problems. To prevent animal bites and complications "
-                    "from bites: - Never pet unknown animals - Get a tetanus booster if you have not had one recently",
-                    title="What is (are) Animal Bites ? (Also called: Dog bites)")
-    ticks = Passage("ticks", "Ticks are small bugs. To help protect yourself and your family, you should: - Use a "
-                    "chemical repellent with DEET - Wear light-colored protective clothing - Tuck pant legs into socks "
-                    "- Avoid tick-infested areas - Check your pets daily for ticks", title="What is (are) Tick Bites ?")
-    composition = _answer_by_names(minilm, "A dog bit me and broke the skin. What should I do?", slots, [bites, ticks])
-    sourced = [s.text for s in composition.sentences if s.kind == "sourced"]
+    sourced = _quoted_by_names(minilm, "A dog bit me and broke the skin. What should I do?",
+                               {"conditions": [{"name": "animal bites", "concept_id": "C0001394"}]},
+                               [ANIMAL_BITES, TICK_BITES])
     assert sourced[0] == "If an animal bites you, clean the wound with soap and water as soon as possible."
     assert not any("repellent" in s for s in sourced)
     assert any("tetanus booster" in s for s in sourced)
