@@ -78,12 +78,12 @@ QUESTION_FORMS = {
 # Short labels for the searched query shown to the user ("hypothyroidism symptoms").
 QTYPE_LABELS = {"exams and tests": "diagnosis", "considerations": "what to do", "forget a dose": "missed dose"}
 
-# Question-type cues, Korean and English. Order = priority when one phrase could be read
-# two ways (a missed dose before "what to do", side effects before symptoms).
 # "Food" in a condition's name ("food poisoning", "food allergy", "foodborne illness", "음식 알레르기")
 # asks nothing about what to eat.
 FOOD_WORD = r"\bfoods?\b(?![\s-]+(?:poisoning|allerg|intoleran|borne|safety))"
 FOOD_WORD_KO = r"음식(?!\s*알레르기)"
+# Question-type cues, Korean and English. Order = priority when one phrase could be read
+# two ways (a missed dose before "what to do", side effects before symptoms).
 QTYPE_CUES: tuple[tuple[str, str], ...] = (
     # A forgotten dose, not a forgetful parent ("부모님이 자꾸 깜빡깜빡하시는데, 치매 증상은?").
     ("forget a dose", r"(?<!자꾸 )(?<!자꾸)(?<!깜빡)(?:깜빡(?!깜빡)|까먹|잊어버|잊고|빼먹|놓쳤)|"
