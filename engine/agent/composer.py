@@ -319,10 +319,19 @@ _MEDICINE_FACETS_FIRST = (*(k for k in READING_ORDER if k in MEDICINE_KINDS),
                           *(k for k in READING_ORDER[:-1] if k not in MEDICINE_KINDS))
 _PURPOSE_VERBS = {"treatment": ("treat", "relieve", "ease", "soothe", "manage"),
                   "prevention": ("prevent", "avoid", "protect"), "diagnosis": ("diagnose",)}
-_PURPOSE = re.compile(r"^(?:to|in order to)\s+(?:help\s+)?(" + "|".join(v for vs in _PURPOSE_VERBS.values() for v in vs) + r")\b",
-                      re.I)
-# So is one that names what is used to treat something ("Other medications used to treat Bell's palsy
-# include acyclovir … and ibuprofen (to relieve pain)"), whatever symptom it names on the way.
+_PURPOSE = re.compile(r"^(?:to|in order to)\s+(?:help\s+)?("
+                      + "|".join(v for vs in _PURPOSE_VERBS.values() for v in vs) + r")\b", re.I)
+
+
+def _stated_purpose(sentence: str) -> str:
+    """The kind a sentence's opening purpose names ("To treat a spider bite: …" → treatment), or ""."""
+    opening = _PURPOSE.match(sentence)
+    verb = opening.group(1).lower() if opening else ""
+    return next((name for name, verbs in _PURPOSE_VERBS.items() if verb in verbs), "")
+
+
+# A sentence that names what is used to treat something is about treatment ("Other medications used to
+# treat Bell's palsy include acyclovir … and ibuprofen (to relieve pain)"), whatever symptom it names.
 _USED_TO_TREAT = re.compile(r"\b(?:medicines?|medications?|drugs?|therap(?:y|ies))\s+(?:\w+\s+)?(?:used|given|prescribed)"
                             r"\s+to\s+treat\b", re.I)
 # A sentence that says what it lists ("Other possible causes of fever include: ...", "Signs of
@@ -475,8 +484,7 @@ def lists_another_kind(sentence: str, kind: str) -> bool:
 def lists_protection(sentence: str) -> bool:
     """A list of what protects or prevents ("To help protect yourself and your family, you should: Use a
     chemical repellent …", "To prevent animal bites and complications from bites: …")."""
-    opening = _PURPOSE.match(sentence)
-    return ": " in sentence and bool(opening) and opening.group(1).lower() in _PURPOSE_VERBS["prevention"]
+    return ": " in sentence and _stated_purpose(sentence) == "prevention"
 
 
 # A sentence that only gives a name ("The technical name for the throat is pharynx.", "Conjunctivitis
@@ -788,9 +796,9 @@ def facet(sentence: str, kind: str = "", medicine: bool = False, food: bool = Fa
     "what are the symptoms?"), and so is one about food for a question about what to eat; nausea or
     a rash are side effects only of a medicine, and outside a question about a medicine only a
     sentence that names something taken is about taking things together."""
-    opening = _PURPOSE.match(sentence)
-    if opening:
-        return next(name for name, verbs in _PURPOSE_VERBS.items() if opening.group(1).lower() in verbs)
+    purpose = _stated_purpose(sentence)
+    if purpose:
+        return purpose
     name = _stated_kind(sentence)
     if name:
         if name == "symptoms" and medicine:
