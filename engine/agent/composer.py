@@ -531,10 +531,12 @@ _BACK_REFERENCE = re.compile(r"\b(?:these|those|such|both) (?:types?|kinds?|form
                              r"|\b(?:steps|tips|measures|things|ones|advice|list|symptoms|signs) above\b|\bsee above\b", re.I)
 # And so does one whose subject is "the infection", "the condition", "the medication" …: which one,
 # only the sentence before says ("Rarely, the infection may be caused by a fungus" is about swimmer's
-# ear, not about the middle-ear infection a child gets); so does "Some common ones are: …".
+# ear, not about the middle-ear infection a child gets; "As the fluid builds up, the pressure inside the
+# eye rises": which fluid?); so does "Some common ones are: …".
 _DEFINITE_SUBJECT = re.compile(r"^(?:(?:rarely|occasionally|sometimes|often|usually|in (?:rare|some|most) cases|however|"
-                               r"but|also|in addition),?\s+)?the (?:infection|condition|disease|disorder|illness|"
-                               r"syndrome|problem|injury|medication|medicine|drug|procedure|surgery|operation)\b"
+                               r"but|also|in addition|as|when|once|while|if|because),?\s+)?the (?:infection|condition|"
+                               r"disease|disorder|illness|syndrome|problem|injury|medication|medicine|drug|procedure|"
+                               r"surgery|operation|fluid|growth|tumou?r|lump|cyst|stone|virus|bacteria|parasite)\b"
                                r"|^(?:some |the )?(?:(?:most )?common |main |other |serious )?ones\b", re.I)
 # A list item that names a group of people without saying anything of them ("People who have
 # weak immune systems as a result of diseases or other factors.", under "Pneumonia tends to be

@@ -1479,6 +1479,16 @@ def test_a_pronoun_after_or_leans_on_the_sentence_before():
     assert not leans_on_the_sentence_before("Or a doctor may order a chest x ray.")
 
 
+def test_a_definite_subject_after_an_opening_conjunction_leans_on_the_sentence_before():
+    from engine.agent.composer import leans_on_the_sentence_before
+
+    assert leans_on_the_sentence_before("As the fluid builds up, the pressure inside the eye rises.")
+    assert leans_on_the_sentence_before("When the virus reactivates, it causes shingles.")
+    assert leans_on_the_sentence_before("The bacteria live in soil, saliva, dust, and manure.")
+    assert not leans_on_the_sentence_before("As people age, the lens of the eye becomes cloudy.")
+    assert not leans_on_the_sentence_before("When fluid builds up in the middle ear, it can cause pain.")
+
+
 def test_a_pronoun_in_an_opening_clause_leans_on_the_sentence_before():
     from engine.agent.composer import leans_on_the_sentence_before
 
