@@ -151,13 +151,23 @@ _KIND_ORDER = ("interaction", "side_effects", "dosage", "diagnosis", "prevention
 # "Folic acid may significantly reduce the incidence of neural tube defects" is about prevention,
 # however much its "risk of" sounds like causes.
 _LOWERS_RISK = re.compile(r"\b(?:lower|reduce|decrease)s?(?:\s+\w+){0,3}?\s+(?:risk|chance|incidence|odds)\b", re.I)
+_CHECKS = r"\b(?:check|checks|checking|determine|determines|find out|finds out|tell|tells)"
+_CHECKS_WHETHER = _CHECKS + r" (?:whether|if)\b"
+# What is checked is not what something is: "… check whether your palpitations are the symptom of a heart
+# problem" does not say what palpitations are (the definition cue's "are the" only outside such a clause).
+_NOT_WHAT_IS_CHECKED = r"^(?:(?!\bwhether\b|" + _CHECKS_WHETHER + r").)*?"
+# What a doctor or a test checks is how a condition is found, whatever the checked clause names
+# ("Your doctor will want to check whether your palpitations are the symptom of a heart problem");
+# "Check if the person is breathing" is first aid.
+_DOCTOR_CHECKS = r"\b(?:doctors?|providers?|tests?|exams?)\b[^.;:]{0,40}?" + _CHECKS_WHETHER
 # A diagnosis, treatment or prevention sentence either names the means (a test, a medicine, rest,
 # a vaccine) or only says the word ("Small stones don't usually need treatment", "ADHD is diagnosed
 # more often in boys"): the second kind answers less (feature speaks_to_the_kind). Being diagnosed with
 # or in something, or commonly diagnosed, is not how it is diagnosed.
 _GENERIC_CUES = {
     "diagnosis": r"(?<!commonly )(?<!often )(?<!frequently )(?<!newly )\bdiagnos(?!ed\s+(?:with|in|at|as|during|among|"
-                 r"before|after|between|much|more|most|usually|often|mainly|mostly|later|early|each|every)\b)",
+                 r"before|after|between|much|more|most|usually|often|mainly|mostly|later|early|each|every)\b)"
+                 r"|" + _DOCTOR_CHECKS,
     "treatment": r"\btreat",
     "prevention": r"\bprevent",
 }
@@ -189,8 +199,8 @@ _INSTRUCTION = (r"^(?:do not|don't)\b|^(?:if|when|after|before|while)\b[^,;:]{0,
                 r"then|first|also|quickly|carefully)\s+)?(?:do not|don't|apply|press|pinch|hold|keep|lie|lay|put|"
                 r"place|give|take|wash|clean|rinse|flush|cool|cover|move|stop|elevate|raise|sit|lean|loosen)\b")
 _FACET_CUES: dict[str, re.Pattern] = {
-    "definition": re.compile(r"\b(is|are) (?:(?:considered|thought to be|known as|classified as|regarded as) )?"
-                             r"(a|an|the|one|when)\b|\brefers? to\b|\bmeans?\b|\bis called\b", re.I),
+    "definition": re.compile(_NOT_WHAT_IS_CHECKED + r"\b(is|are) (?:(?:considered|thought to be|known as|classified as|"
+                             r"regarded as) )?(a|an|the|one|when)\b|\brefers? to\b|\bmeans?\b|\bis called\b", re.I),
     "causes": re.compile(r"\b(is|are|be|often|usually|mostly) caused\b|\bcauses? of\b|\bdue to\b|\bbecause\b"
                          r"|\bcauses? (?:is|are|include|includes|(?:can|may) include)\b"
                          r"|\b(?:happen|form|develop|occur)s? when\b|\bresult(s|ing)? (of|from)\b|\brisk factor"
@@ -809,6 +819,8 @@ def facet(sentence: str, kind: str = "", medicine: bool = False, food: bool = Fa
         return name if name in READING_ORDER else "other"
     if _USED_TO_TREAT.search(sentence):
         return "treatment"
+    if re.search(_DOCTOR_CHECKS, sentence, re.I):
+        return "diagnosis"
     if kind in _FACET_CUES and speaks_to(sentence, kind, food) and not _a_test_for_a_symptom(sentence, kind):
         return kind
     if _LOWERS_RISK.search(sentence):

@@ -2277,6 +2277,19 @@ def test_what_is_used_to_treat_a_condition_is_labelled_treatment_whatever_sympto
     assert facet("Side effects of the medicines used to treat acne include dry skin.", "side_effects") == "side_effects"
 
 
+
+def test_what_a_doctor_checks_is_labelled_diagnosis_not_what_the_checked_clause_defines():
+    """The Korean palpitations answer labelled this sentence 정의 (definition) for its "are the"."""
+    from engine.agent.composer import facet
+
+    checked = ("Your doctor will want to check whether your palpitations are the symptom of a heart problem, "
+               "such as an arrhythmia.")
+    assert facet(checked, "what_to_do") == "diagnosis"
+    assert facet("Blood tests can tell if you have diabetes.") == "diagnosis"
+    assert facet("Palpitations are the feeling that your heart is racing.") == "definition"
+    assert facet("Check if the person is breathing.", "what_to_do") != "diagnosis"
+
+
 ANIMAL_BITES = Passage("bites", "Most animal bites come from pets. If an animal bites you, clean the wound with soap "
                        "and water as soon as possible. Animal bites rarely are life-threatening, but if they become "
                        "infected, you can develop serious medical problems. To prevent animal bites and complications "
