@@ -535,10 +535,14 @@ _PRONOUN_SUBJECT = re.compile(r"^(?:(?:however|but|also|and|so|or|yet|then|other
                               re.I)
 # So does one that names "these types of anemia" anywhere ("Dietary changes or supplements can
 # prevent these types of anemia from occurring again"), or points above ("Follow the steps above
-# and: …", "… such as those listed above").
+# and: …", "… such as those listed above"), or opens on "these feelings" ("You may have these feelings
+# in your chest": which feelings?) without giving them in a list after a colon.
 _BACK_REFERENCE = re.compile(r"\b(?:these|those|such|both) (?:types?|kinds?|forms?|sorts?) of\b"
                              r"|\b(?:listed|mentioned|described|named|given|shown|noted) above\b"
-                             r"|\b(?:steps|tips|measures|things|ones|advice|list|symptoms|signs) above\b|\bsee above\b", re.I)
+                             r"|\b(?:steps|tips|measures|things|ones|advice|list|symptoms|signs) above\b|\bsee above\b"
+                             r"|^(?:[\w']+\s+){0,3}(?:these|those) (?:feelings|sensations|symptoms|signs|changes|problems|steps|measures)\b"
+                             r"(?![^:]*:\s*\S)",
+                             re.I)
 # And so does one whose subject is "the infection", "the condition", "the medication" …: which one,
 # only the sentence before says ("Rarely, the infection may be caused by a fungus" is about swimmer's
 # ear, not about the middle-ear infection a child gets; "As the fluid builds up, the pressure inside the

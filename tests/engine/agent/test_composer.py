@@ -1489,6 +1489,19 @@ def test_a_definite_subject_after_an_opening_conjunction_leans_on_the_sentence_b
     assert not leans_on_the_sentence_before("When fluid builds up in the middle ear, it can cause pain.")
 
 
+def test_these_feelings_near_the_start_lean_on_the_sentence_before_unless_a_list_follows():
+    """"You may have these feelings in your chest …" was quoted under 증상 without the sentence that says
+    what the feelings are (palpitations)."""
+    from engine.agent.composer import leans_on_the_sentence_before
+
+    assert leans_on_the_sentence_before("You may have these feelings in your chest, throat, or neck.")
+    assert leans_on_the_sentence_before("These symptoms often get worse at night.")
+    assert not leans_on_the_sentence_before("Tell your doctor if any of these symptoms are severe or do not go away: "
+                                            "headache; dizziness.")
+    assert not leans_on_the_sentence_before("Some women take hormone replacement therapy (HRT) to relieve these "
+                                            "symptoms.")
+
+
 def test_a_pronoun_in_an_opening_clause_leans_on_the_sentence_before():
     from engine.agent.composer import leans_on_the_sentence_before
 
