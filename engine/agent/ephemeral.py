@@ -40,7 +40,9 @@ class EphemeralMemory:
         lines = []
         demo = {k: v for k, v in self._profile["demographics"].items() if v not in (None, "", False)}
         for slot in SUMMARY_SLOTS:
-            items = [item_label(i) for i in self._profile[slot] if item_label(i) and not i.get("negated")]
+            # What the rules could not tie to the patient is shown unconfirmed, as the encrypted store shows it.
+            items = [item_label(i) + (f" ({labels['unconfirmed']})" if i.get("uncertain") else "")
+                     for i in self._profile[slot] if item_label(i) and not i.get("negated")]
             if items:
                 lines.append(f"{labels[slot]}: {', '.join(items)}")
             patient = demographics_line(demo, language) if slot == "allergies" else ""

@@ -17,8 +17,10 @@ Requests count as questions: "Write an overview of asthma", "Explain inhalers to
 
 When unsure, the item is kept but marked `uncertain` (the profile stores it as waiting for
 confirmation): in a message that asks something, a mention in a statement sentence that
-nothing ties to the patient ("Asthma. What inhalers are there?"). A fact the patient
-stated must never be lost; a topic must not silently become a fact.
+nothing ties to the patient ("Asthma. What inhalers are there?"); and a mention the message
+only suspects ("Could my son have ADHD?", "How do I know if I have a food allergy?",
+"아이가 ADHD인지 어떻게 진단해요?", "폐렴인 것 같아요"). A fact the patient stated must never be
+lost; a topic or a suspicion must not silently become a fact.
 """
 
 from __future__ import annotations
@@ -62,13 +64,30 @@ _EN_NOT_HAD = re.compile(
     r"|(?:stop|keep)\w*(?:\s+\w+){0,2}\s+from|vaccin\w*(?:\s+\w+){0,2}\s+(?:for|against))"
     r"\s+(?:(?:getting|catching|developing|having|a|an|the)\s+)*$", re.IGNORECASE)
 
+# A mention that holds the verb ("How can I prevent food poisoning?" is one mention, "prevent food
+# poisoning", in the pack) is read with that verb before it.
+_EN_LEADING_VERB = re.compile(r"^(?:prevent\w*|avoid\w*)\s+", re.IGNORECASE)
+# Asking whether the patient has something only suspects it ("How do I know if I have a food allergy?",
+# "Could my son have ADHD?", "Is this a migraine?"): kept, waiting for confirmation.
+_EN_SUSPECTED = re.compile(
+    r"(?:\b(?:whether|if)\s+(?:i|we|he|she|they|it|this|my\s+\w+|our\s+\w+|his\s+\w+|her\s+\w+|the\s+patient)"
+    r"(?:\s+(?:might|may|could|really|still))?\s+(?:have|has|had|is|are|got)"
+    r"|^\s*(?:do|does|did|could|can|might|may)\s+(?:i|we|he|she|they|my\s+\w+|our\s+\w+|his\s+\w+|her\s+\w+)"
+    r"\s+(?:have|be\s+having|have\s+got|be\s+getting)"
+    r"|^\s*(?:is|could|might)\s+(?:it|this|that)(?:\s+be)?)"
+    r"\s+(?:(?:a|an|the|some|getting|developing)\s+)?(?:[\w'-]+\s+){0,2}$", re.IGNORECASE)
+# "ADHD인지", "감기일까", "폐렴인 것 같아요", "대상포진 아닌지": whether it is so, not that it is.
+_KO_SUSPECTED = re.compile(r"^\s*(?:(?:인|일)(?:지|까|가|\s*것\s*같|\s*수도)|(?:이|가)?\s*아닌(?:지|가)|(?:이|가)?\s*아닐까"
+                           r"|같(?:아|은데|습))")
 _KO_QUESTION = re.compile(
     r"[?？]|뭐|무엇|무슨|어떻게|어떤|어때|왜|언제|얼마나|어디|어느|몇"
     r"|(?:[되하있없]나요|[인는은]가요|까요|니까|[을할]까|[되하]나)\s*[.!]*$"
     r"|(?:알려|설명해|정리해|요약해|써|작성해|비교해|말해|소개해|찾아)\s*(?:주세요|주실래요|줘|줄래|줘요|주십시오|봐)")
 _KO_ASSERTS = re.compile(
     r"있(?:어|었|습|고|는데|다고|거든|으니|음)|앓|진단|걸렸|걸려|복용\s*중|복용하고|복용했|먹고|먹는|먹었|맞고|"
-    r"아파|아프|아픈|아팠|데(?=[\s,]|$)|거든|라서|여서|해서")
+    r"아파|아프|아픈|아팠|데(?=[\s,]|$)|거든|라서|여서|해서"
+    # "열이 나요", "피가 났어요" (a fever, bleeding); "머리를 부딪쳤어요", "다쳤어요" (hit, hurt)
+    r"|(?<![가-힣])(?:나요|났|나서|나고)|부딪|쳤어|다쳐")
 
 
 def mark_asked_about(text: str, slots: dict, lists=CONCEPT_SLOTS) -> None:
@@ -91,7 +110,8 @@ def mark_asked_about(text: str, slots: dict, lists=CONCEPT_SLOTS) -> None:
             korean = korean or bool(HANGUL.search(text[start:end]))
             if question and _asked_about(text, sentence, start, end, korean, list_name == "medications"):
                 item["asked_about"] = True
-            elif asks and not question and not _tied_to_patient(text, sentence, end, korean):
+            elif _suspected(text, sentence, start, end, korean) or (
+                    asks and not question and not _tied_to_patient(text, sentence, end, korean)):
                 item["uncertain"] = True
 
 
@@ -106,6 +126,14 @@ def _sentence_kind(sentence_text: str) -> tuple[bool, bool]:
     if HANGUL.search(sentence_text):
         return True, bool(_KO_QUESTION.search(sentence_text.strip()))
     return False, sentence_text.rstrip().endswith("?") or bool(_EN_QUESTION_START.match(sentence_text))
+
+
+def _suspected(text: str, sentence: tuple[int, int], start: int, end: int, korean: bool) -> bool:
+    """Whether a question asks if the patient has the mentioned thing (`_EN_SUSPECTED`, `_KO_SUSPECTED`)."""
+    if korean:
+        return bool(_KO_SUSPECTED.search(text[end: sentence[1]]))
+    clause_start = max([sentence[0]] + [m.end() for m in _CLAUSE_BREAK.finditer(text, sentence[0], start)])
+    return bool(_EN_SUSPECTED.search(text[clause_start:start]))
 
 
 def _tied_to_patient(text: str, sentence: tuple[int, int], end: int, korean: bool) -> bool:
@@ -126,7 +154,8 @@ def _asked_about(text: str, sentence: tuple[int, int], start: int, end: int, kor
     before = text[clause_start:start]
     if medicine and _EN_TAKE_QUESTION.search(before):
         return True
-    if _EN_NOT_HAD.search(before):
+    verb = _EN_LEADING_VERB.match(text[start:end])
+    if _EN_NOT_HAD.search(before + (verb.group(0) if verb else "")):
         return True
     clause = _EN_NOT_PERSONAL.sub(" ", text[clause_start:clause_end])
     return not _EN_FIRST_PERSON.search(clause)

@@ -16,9 +16,10 @@ from engine.text import HANGUL_SYLLABLE
 
 _H = HANGUL_SYLLABLE
 
-# After the mention, before the next clause boundary.
+# After the mention, before the next clause boundary. "대상포진이 아닌지 걱정돼요" (worried it may be
+# shingles) asks whether, and negates nothing.
 _POST_CUE = re.compile(
-    rf"없|않|아니|아닌|아녜|아냐|(?<![{_H}])안\s+[{_H}]|음성|(?<!도)(?<!도\s)괜찮(?:아요|습니다|고|은데|아졌)(?!\s*\?)|무증상|\(-\)"
+    rf"없|않|아니|아닌(?!지|가)|아녜|아냐|(?<![{_H}])안\s+[{_H}]|음성|(?<!도)(?<!도\s)괜찮(?:아요|습니다|고|은데|아졌)(?!\s*\?)|무증상|\(-\)"
     r"|\b(?:none|denied|denies|absent|negative)\b|:\s*(?:no|neg|-)\s*(?:[.,;]|$)",
     re.IGNORECASE | re.ASCII,
 )

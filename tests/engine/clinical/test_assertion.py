@@ -40,6 +40,8 @@ def marks(text):
     ("How can I avoid getting malaria?", {"malaria": True}),
     ("How can I protect myself from hepatitis B?", {"hepatitis b": True}),
     ("I have diabetes. How do I prevent complications of diabetes?", {"diabetes": False}),
+    # the pack's mention can hold the verb ("prevent food poisoning")
+    ("How can I prevent food poisoning at home?", {"food poisoning": True}),
 ])
 def test_topics_of_questions_are_marked_and_statements_are_not(clinical_pack, text, expected):
     assert marks(text) == expected
@@ -104,6 +106,18 @@ def kinds(text):
      {"amlodipine": "asserted", "amoxicillin": "asked"}),
     ("He has gout. What should he avoid?", {"gout": "asserted"}),
     ("Hypertension, on lisinopril.", {"hypertension": "asserted", "lisinopril": "asserted"}),
+    # asking whether the patient has something, or saying it seems so, only suspects it
+    ("아이가 ADHD인지 어떻게 진단해요?", {"adhd": "uncertain"}),
+    ("How do I know if I have a food allergy?", {"allergy": "uncertain"}),
+    ("Could my son have ADHD?", {"adhd": "uncertain"}),
+    ("폐렴인 것 같아요. 어떻게 해야 하나요?", {"pneumonia": "uncertain"}),
+    ("대상포진이 아닌지 걱정돼요. 어떻게 알 수 있나요?", {"shingles": "uncertain"}),
+    ("My son has ADHD. How is it treated?", {"adhd": "asserted"}),
+    ("두통이 있는데 어떻게 해야 하나요?", {"headache": "asserted"}),
+    # a fever that comes on, a head that was hit: stated
+    ("아이가 열이 나요. 어떻게 해야 하나요?", {"fever": "asserted"}),
+    ("아이가 넘어져서 머리를 부딪쳤어요. 어떻게 해야 하나요?", {"head injuries": "asserted"}),
+    ("열이 나는 이유가 뭐예요?", {"fever": "asked"}),
 ])
 def test_requests_are_topics_and_unsure_mentions_are_marked(clinical_pack, text, expected):
     assert kinds(text) == expected
