@@ -1684,6 +1684,13 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
                 decisions.append(f"compose: {elsewhere} sentences left out: neither they nor their page are about "
                                  f"{'the question' if asked else 'what the question asks'} or a topic close to it")
             other_topics = bool(pool) and not on_topic
+            if kind == "what_to_do" and len(on_topic) < len(pool):
+                # What to do now is read as instructions: another topic's first aid ("If you see something
+                # blocking the airway, try to remove it", "Gently blow your nose") must not be followed for a
+                # nosebleed. Only the topic's own sentences are quoted, or none.
+                decisions.append(f"compose: {len(pool) - len(on_topic)} sentences left out: the question asks "
+                                 f"what to do, and they are instructions for another topic")
+                pool, other_topics = list(on_topic), False
             if 0 < len(on_topic) < len(pool):
                 decisions.append(f"compose: only {len(on_topic)} sentences are about the question's topic; the pool "
                                  f"stays whole, and the lead says so if a quote comes from another topic's page")

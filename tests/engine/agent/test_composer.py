@@ -1302,8 +1302,7 @@ def test_an_answer_with_nothing_about_its_topic_says_its_quotes_are_about_other_
     for language, lead in (("en", "The knowledge base has no passage about nosebleed; the sentences below come "
                                   "from pages on other topics"),
                            ("ko", "다른 주제의 페이지에서 찾은 문장입니다")):
-        composition = _answer_by_names(minilm, "My son has a nosebleed. What should I do?", NOSEBLEED, [SALINE_WASH],
-                                       language)
+        composition = _answer_by_names(minilm, "What causes nosebleeds?", NOSEBLEED, [SALINE_WASH], language)
         assert [s for s in composition.sentences if s.kind == "sourced"]
         assert lead in composition.text
         assert any("no sentence found is about the question's topic" in d for d in composition.decisions)
@@ -1320,12 +1319,25 @@ def test_an_answer_with_little_about_its_topic_says_most_quotes_are_about_other_
     for language, lead in (("en", "The knowledge base says little about nosebleed; most sentences below come from "
                                   "pages on other topics, so check that they apply:"),
                            ("ko", "대부분 다른 주제의 페이지에서 찾은 것입니다")):
-        composition = _answer_by_names(minilm, "My son has a nosebleed. What should I do?", NOSEBLEED,
+        composition = _answer_by_names(minilm, "What causes nosebleeds?", NOSEBLEED,
                                        [CHOKING, SALINE_NAMING_NOSEBLEEDS], language)
         sourced = [s.text for s in composition.sentences if s.kind == "sourced"]
         assert sourced and not all("nosebleed" in text for text in sourced)
         assert lead in composition.text
         assert any("only 1 sentences are about the question's topic" in d for d in composition.decisions)
+
+
+def test_asked_what_to_do_another_topic_s_instructions_are_never_quoted(minilm):
+    """"My son has a nosebleed. What should I do?" was answered with choking first aid ("… try to remove it")
+    and a nasal wash's "Gently blow your nose", under a lead saying they came from other topics."""
+    question = "My son has a nosebleed. What should I do?"
+    for language in ("en", "ko"):
+        composition = _answer_by_names(minilm, question, NOSEBLEED, [CHOKING, SALINE_NAMING_NOSEBLEEDS], language)
+        sourced = [s.text for s in composition.sentences if s.kind == "sourced"]
+        assert sourced == ["Blowing too hard after a wash can start a nosebleed."]
+        assert any("they are instructions for another topic" in d for d in composition.decisions)
+        alone = _answer_by_names(minilm, question, NOSEBLEED, [SALINE_WASH], language)
+        assert not [s for s in alone.sentences if s.kind == "sourced"]
 
 
 def test_an_answer_quoting_only_the_few_sentences_about_its_topic_says_nothing_of_other_topics(minilm):
