@@ -312,10 +312,13 @@ FOOD_CUES = re.compile(r"\beat|\bfoods?\b|\bdiet|\bnutri|\bmeals?\b|\brich in\b|
 # Words whose Korean name holds only where the sentence speaks of its sense (word -> that context, the
 # name elsewhere): an egg is a food's (달걀) only beside food, cooking or allergy, since lice and ovaries
 # have eggs too ("kill eggs" is 알); a lens is the eye's (수정체) only beside the eye, since an endoscope
-# has one too ("a thin, tube-like instrument with a light and a lens for viewing" is 렌즈).
+# has one too ("a thin, tube-like instrument with a light and a lens for viewing" is 렌즈); wrapping is
+# care (감싸기) only when something is wrapped ("wrap it in a towel"), not "sunglasses that wrap around the face".
 _FOOD_CONTEXT = re.compile(rf"{FOOD_CUES.pattern}|\ballerg|\bcook|\bprotein", re.I)
 _EYE_CONTEXT = re.compile(r"\beyes?\b|\bcataract|\bvision\b|\bsight\b|\bretina|\bpupil|\bcornea|\bocular", re.I)
-_SENSES = {"egg": (_FOOD_CONTEXT, "알"), "eggs": (_FOOD_CONTEXT, "알"), "lens": (_EYE_CONTEXT, "렌즈")}
+_WRAPPED = re.compile(r"\bwrap(?:ping)?\s+(?:it|them|the|a|an|in|with|your|his|her|their|up)\b|\bwrapped\b", re.I)
+_SENSES = {"egg": (_FOOD_CONTEXT, "알"), "eggs": (_FOOD_CONTEXT, "알"), "lens": (_EYE_CONTEXT, "렌즈"),
+           "wrap": (_WRAPPED, ""), "wrapping": (_WRAPPED, "")}
 
 
 # Rest as a measure ("resting the injured area", "plenty of rest"), not a heart "at rest", "the rest

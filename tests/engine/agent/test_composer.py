@@ -230,6 +230,9 @@ def test_korean_key_terms_name_the_concepts_and_medical_words_of_a_sentence():
     # The eye's lens only beside the eye: an endoscope's lens is 렌즈.
     assert korean_key_terms("A colonoscope is a thin, tube-like instrument with a light and a lens for viewing.") == ["렌즈"]
     assert "수정체" in korean_key_terms("A cataract is a clouding of the lens in the eye.")
+    # Wrapping is care only when something is wrapped: sunglasses that wrap around the face wrap nothing.
+    assert "감싸기" not in korean_key_terms("Wear sunglasses that wrap around the face.")
+    assert korean_key_terms("Wrap the ice pack in a towel.")[0] == "감싸기"
     # Plurals in -es count as their word ("mouthwashes", "lenses"), not only those in -s.
     assert korean_key_terms("Mouthwashes may make your breath fresher.")[0] == "구강 청결제"
     assert korean_key_terms("Lenses for the eyes can correct vision.")[0] == "수정체"
