@@ -185,6 +185,7 @@ _MEANS_CUES = {
                  r"|\bease[sd]? (?:the |your )?(?:pain|symptoms|discomfort|itch)|\bapply(?:ing)? (?:ice|heat|an? (?:cold|warm|ice))\b"
                  r"|\bice packs?\b|\blifestyle changes?\b|\bcalori|\bphysical(?:ly)? activ|\bexercis|" + framing.REST_AS_CARE,
     "prevention": r"\bavoid|" + _LOWERS_RISK.pattern + r"|\bprotect(s|ing)? (you|your|them|children|people)\b"
+                  r"|\b(?:steps|tips|rules|keys?) (?:to|for) (?:\w+ )?safety\b|\bsafety (?:steps|tips|rules|measures)\b"
                   r"|\bvaccin|\bflu shot|" + _HEALTHY_HABIT + r"|\bexercise|\bquit",
 }
 _NAMES_MEANS = {name: re.compile(means, re.I) for name, means in _MEANS_CUES.items()}

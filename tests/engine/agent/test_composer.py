@@ -2306,6 +2306,17 @@ def test_what_is_used_to_treat_a_condition_is_labelled_treatment_whatever_sympto
 
 
 
+def test_steps_to_safety_are_labelled_prevention():
+    """The food-safety steps were labelled "other" and read after the food-poisoning symptoms."""
+    from engine.agent.composer import facet
+
+    steps = ("There are four basic steps to food safety at home: Clean - always wash your fruits and vegetables; "
+             "Separate - keep raw foods to themselves.")
+    assert facet(steps) == "prevention"
+    assert facet("Safety tips for using a space heater include keeping it away from curtains.") == "prevention"
+    assert facet("Statins are relatively safe for most people.") != "prevention"
+
+
 def test_what_a_doctor_checks_is_labelled_diagnosis_not_what_the_checked_clause_defines():
     """The Korean palpitations answer labelled this sentence 정의 (definition) for its "are the"."""
     from engine.agent.composer import facet
