@@ -1962,8 +1962,9 @@ def render_composition(frame_top: Sequence[Support], lead: Support, sourced: Seq
             lines.append(framing.texts("ko")["how_to_read"])
             lines.append(framing.texts("ko")["evidence"])
         for item in sourced:
-            terms = framing.korean_key_terms(item.text)
-            # Labelled by the whole source sentence, also when the quote is cut short.
+            # Labelled, and its key terms named, by the whole source sentence, also when the quote is cut
+            # short: the key terms say in Korean what the cut left out.
+            terms = framing.korean_key_terms(item.source_sentence or item.text)
             label = framing.FACET_NAMES_KO[reading.facet(item.source_sentence or item.text)]
             prefix = f"{label} · {framing.texts('ko')['key_terms']}: {', '.join(terms)}" if terms else label
             lines.append(f'- {prefix} — "{item.text}" [{item.source}]')

@@ -802,6 +802,23 @@ def test_a_shortened_quote_never_quotes_its_opening_condition_alone():
     assert shortened_quote(listed, 80) == "When a dog bites, clean the wound with soap and water, apply an antibiotic cream …"
 
 
+def test_a_quote_cut_short_names_the_key_terms_of_its_whole_sentence():
+    """The cut BPH list ("… may include: urinary frequency …") named only the terms before the cut, so the
+    Korean reader saw nothing of what followed it."""
+    from engine.agent import composer
+    from engine.agent.support import Support
+
+    whole = ("Symptoms may include: a frequent need to urinate; trouble starting a urine stream; blood in the urine; "
+             "pain after ejaculation or during urination.")
+    cut = composer.shortened_quote(whole, 60)
+    assert cut.endswith(" …") and "blood" not in cut
+    lead = Support(lead_text("symptoms", "전립선비대증", "ko"), kind="notice")
+    quote = Support(cut, source=1, source_sentence=whole)
+    shown = composer.render_composition([], lead, [quote], None, "ko", composer.Reading("symptoms"))
+    label = next(line for line in shown.splitlines() if line.startswith("- "))
+    assert "혈뇨" in label and cut in label
+
+
 def test_a_shortened_quote_keeps_the_negation_of_its_sentence():
     from engine.agent.composer import shortened_quote
     from engine.agent.support import Evidence, SupportChecker
