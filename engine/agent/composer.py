@@ -588,7 +588,8 @@ def leans_on_the_sentence_before(text: str) -> bool:
 
 
 _JUNK = re.compile(r"https?://|www\.|\b1-800\b|^(see|source|for more|learn more|read more|call \d)"
-                   r"|^(?:to )?(?:find out|learn) more\b|\bfind it by\b", re.I)
+                   r"|^(?:to )?(?:find out|learn) more\b|\bfind it by\b"
+                   r"|^more information\b[^.;:]{0,80}?\b(?:is|are|can be)\s+(?:provided|available|found)\b", re.I)
 # A sentence about the page, not the topic: "Diagnosis Here is how these anxiety disorders are
 # diagnosed.", "This fact sheet describes ...", "The information below ...", "(Watch the video to
 # learn more about glaucoma.", "(This short video discusses causes, symptoms, and treatments for dry eye.)",

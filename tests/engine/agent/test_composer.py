@@ -802,6 +802,18 @@ def test_a_shortened_quote_never_quotes_its_opening_condition_alone():
     assert shortened_quote(listed, 80) == "When a dog bites, clean the wound with soap and water, apply an antibiotic cream …"
 
 
+def test_a_footnote_mark_after_a_full_stop_ends_the_sentence_and_is_not_quoted():
+    """"The pain usually lasts from 1 to several hours.1 Gallbladder attacks often follow heavy meals …" was
+    quoted as one sentence, with the footnote read as a number."""
+    from engine.agent.support import passage_units
+
+    text = ("The pain usually lasts from 1 to several hours.1 Gallbladder attacks often follow heavy meals. "
+            "They affect about 17 percent of the population.2,3 Take 2.5 mg daily.")
+    assert passage_units(text) == ["The pain usually lasts from 1 to several hours.",
+                                   "Gallbladder attacks often follow heavy meals.",
+                                   "They affect about 17 percent of the population.", "Take 2.5 mg daily."]
+
+
 def test_a_quote_cut_short_names_the_key_terms_of_its_whole_sentence():
     """The cut BPH list ("… may include: urinary frequency …") named only the terms before the cut, so the
     Korean reader saw nothing of what followed it."""
@@ -1722,6 +1734,10 @@ _RUN_ON = ("Common opioid medications include: morphine (MS Contin, Kadian), whi
     ("Check NCI's list of cancer clinical trials for melanoma prevention trials that are now accepting patients.",
      False),
     ("VACCINE-PREVENTABLE DISEASES OR, find it by Vaccine Anthrax Cervical Cancer Diphtheria.", False),
+    ("More information is provided in the NIDDK health topic, Thyroid Tests.", False),
+    ("More information about testing for thyroid problems is provided in the NIDDK health topic, Thyroid Tests.",
+     False),
+    ("More information on the risks of surgery helps people choose.", True),
     (_RUN_ON, False),
     (_CHILD_FEVER, True),
     ("Symptoms include: Fever; Cough; Rash.", True),
