@@ -489,10 +489,12 @@ def _names(slots: dict | None, keys: Sequence[str], language: str) -> list[str]:
 # "What causes cold sores (herpes simplex)", not "What causes herpes simplex". A phrase that speaks
 # of the asker ("bleach in my eye"), a long one, or one whose words hold the name's or are held by
 # it ("migraine headaches", "mononucleosis") needs no second name, and the pack's name stands alone.
-# Symptoms keep the pack's name: an asker's "swollen" or "itchy" is no name to put beside "swelling".
+# Symptoms keep the pack's name: an asker's "swollen" or "itchy" is no name to put beside "swelling"; so does
+# a phrase that tells what happens ("leak urine" for urinary incontinence).
 ASKED_NAME_SLOTS = ("conditions", "medications")
 ASKED_NAME_WORDS = 4
-_NOT_A_NAME = frozenset("my your his her our their me i we you he she it a an the this that some".split())
+_NOT_A_NAME = frozenset("my your his her our their me i we you he she it a an the this that some "
+                        "leak leaks leaking leaked wet is are was were has have had".split())
 
 
 def asked_name(item: dict) -> str:

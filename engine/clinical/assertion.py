@@ -86,8 +86,8 @@ _KO_QUESTION = re.compile(
 _KO_ASSERTS = re.compile(
     r"있(?:어|었|습|고|는데|다고|거든|으니|음)|앓|진단|걸렸|걸려|복용\s*중|복용하고|복용했|먹고|먹는|먹었|맞고|"
     r"아파|아프|아픈|아팠|데(?=[\s,]|$)|거든|라서|여서|해서"
-    # "열이 나요", "피가 났어요" (a fever, bleeding); "머리를 부딪쳤어요", "다쳤어요" (hit, hurt)
-    r"|(?<![가-힣])(?:나요|났|나서|나고)|부딪|쳤어|다쳐")
+    # "열이 나요", "피가 났어요" (a fever, bleeding); "머리를 부딪쳤어요", "다쳤어요" (hit, hurt); "이가 생겼어요" (got lice)
+    r"|(?<![가-힣])(?:나요|났|나서|나고)|부딪|쳤어|다쳐|생겼")
 
 
 def mark_asked_about(text: str, slots: dict, lists=CONCEPT_SLOTS) -> None:

@@ -61,6 +61,7 @@ def extract(text: str, pack: ClinicalPack | None = None) -> Slots:
     lab_spans = [(m.start, m.end) for m in measurements if m.kind == "lab"]
     remaining = [m for i, m in enumerate(mentions) if i not in allergies.consumed and not _inside(m, lab_spans)]
     remaining = drop_class_beside_member(text, remaining)
+    remaining = [m for m in remaining if not _when_it_happens(text, m)]
 
     slots["demographics"] = find_demographics(text)
     slots["allergies"] = allergies.items
@@ -80,6 +81,26 @@ def extract(text: str, pack: ClinicalPack | None = None) -> Slots:
     for list_name in CONCEPT_SLOTS:
         slots[list_name] = _deduplicate(slots[list_name])
     return slots
+
+
+# A symptom word used, after the complaint, as one of the moments it happens is no complaint of its own:
+# "I leak urine when I cough or laugh", "기침하거나 웃을 때 소변이 새요" (the leak is the complaint, coughing one
+# of its triggers). "When I cough, I bring up phlegm" and "기침할 때 가슴이 아파요" still say the patient coughs.
+_EN_WHEN_DOING = re.compile(r"(?<=\w)[^.!?]*?\s(?:when|whenever|if|while|as)\s+(?:i|you|he|she|we|they)\s+(?:\w+\s+)?$",
+                            re.IGNORECASE)
+_EN_ACTION_WORDS = frozenset({"cough", "coughs", "sneeze", "sneezes", "laugh", "laughs", "strain", "strains"})
+_KO_ONE_OF_THE_MOMENTS = re.compile(r"^\s*(?:을|를)?\s*하거나\s+[가-힣]+\s*때")
+
+
+def _when_it_happens(text: str, mention: Mention) -> bool:
+    """Whether a symptom mention only names one of the moments another complaint happens
+    (`_EN_WHEN_DOING`, `_KO_ONE_OF_THE_MOMENTS`)."""
+    if mention.slot != "symptom":
+        return False
+    if mention.text.lower() in _EN_ACTION_WORDS:
+        sentence_start = max(text.rfind(mark, 0, mention.start) for mark in ".!?\n") + 1
+        return bool(_EN_WHEN_DOING.search(text[sentence_start: mention.start]))
+    return bool(_KO_ONE_OF_THE_MOMENTS.match(text[mention.end: mention.end + 20]))
 
 
 def _inside(mention: Mention, spans: list[tuple[int, int]]) -> bool:
@@ -119,6 +140,9 @@ def drop_class_beside_member(text: str, mentions: list[Mention]) -> list[Mention
     return [m for i, m in enumerate(mentions) if i not in dropped]
 
 
+_MENTION_FLAGS = frozenset({"asked_about", "uncertain"})
+
+
 def _deduplicate(items: list[dict]) -> list[dict]:
     """One item per (concept, negation): the first mention, completed by later details;
     stated once, it is stated, however often it was also asked about."""
@@ -131,7 +155,11 @@ def _deduplicate(items: list[dict]) -> list[dict]:
         if not only_asked_about(item):
             seen[key].pop("asked_about", None)
         for field, value in item.items():
-            seen[key].setdefault(field, value)
+            # Whether it was only asked about, or is unsure, is the first mention's or a statement's: a later
+            # question does not make a stated fact a topic ("I leak urine … What are the treatments for
+            # urinary incontinence?").
+            if field not in _MENTION_FLAGS:
+                seen[key].setdefault(field, value)
     return list(seen.values())
 
 

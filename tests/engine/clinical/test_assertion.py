@@ -75,6 +75,10 @@ def test_the_profile_gains_stated_conditions_only(clinical_pack, tmp_path, quest
 
 def test_a_topic_asked_about_and_also_stated_is_stated(clinical_pack):
     assert marks("What is diabetes? The doctor said I have diabetes.") == {"diabetes": False}
+    # in either order: a later question does not make the stated fact a topic
+    assert marks("I have diabetes. What is diabetes?") == {"diabetes": False}
+    assert marks("I leak urine when I cough. What are the treatments for urinary incontinence?") == {
+        "urinary incontinence": False}
 
 
 def kinds(text):
@@ -118,6 +122,8 @@ def kinds(text):
     ("아이가 열이 나요. 어떻게 해야 하나요?", {"fever": "asserted"}),
     ("아이가 넘어져서 머리를 부딪쳤어요. 어떻게 해야 하나요?", {"head injuries": "asserted"}),
     ("열이 나는 이유가 뭐예요?", {"fever": "asked"}),
+    ("아이 머리에 이가 생겼어요. 머릿니 어떻게 없애요?", {"head lice": "asserted"}),
+    ("머릿니는 왜 생겨요?", {"head lice": "asked"}),
 ])
 def test_requests_are_topics_and_unsure_mentions_are_marked(clinical_pack, text, expected):
     assert kinds(text) == expected

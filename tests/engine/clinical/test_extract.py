@@ -324,3 +324,18 @@ def test_a_drug_named_with_its_device_is_one_medicine(clinical_pack):
 ])
 def test_a_class_said_of_a_drug_named_beside_it_is_that_drug(clinical_pack, text, names):
     assert [m["name"] for m in extract(text)["medications"]] == names
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a cough or a sneeze named only as when the complaint happens is no complaint of its own
+    ("I leak urine when I cough or laugh. What are the treatments for urinary incontinence?",
+     {"urinary incontinence"}),
+    ("기침하거나 웃을 때 소변이 새요. 어떻게 치료해요?", {"urinary incontinence"}),
+    ("My chest hurts when I cough.", {"chest pain"}),
+    ("When I cough, I bring up yellow phlegm.", {"cough", "sputum"}),
+    ("기침할 때 가슴이 아파요", {"cough", "chest pain"}),
+    ("I cough a lot at night.", {"cough"}),
+])
+def test_a_symptom_named_as_when_another_happens_is_not_extracted(clinical_pack, text, expected):
+    slots = extract(text)
+    assert {item["name"] for key in ("conditions", "symptoms") for item in slots[key]} == expected
