@@ -349,8 +349,14 @@ _USED_TO_TREAT = re.compile(r"\b(?:medicines?|medications?|drugs?|therap(?:y|ies
 # stroke are ...") is about that, whatever else its words hint at (the antibiotics among those
 # causes make it no treatment).
 _STATED_SUBJECT = re.compile(r"^(?:\w+\s+){0,3}?(causes?|risk factors?|contributing factors?|symptoms?|signs?|side effects?|treatments?|complications?)\b"
-                             r"(?: and symptoms)?(?: of| for)?[^.;:]{0,60}?\b(?:include|includes|are|may be|can be)\b",
+                             r"(?: and symptoms)?(?: of| for)?[^.;:]{0,60}?\b(?:include|includes|are|is|may be|can be)\b",
                              re.I)
+# Or says what kind it is after its subject: "A burning stomach pain is the most common symptom", "Surgery is
+# the main treatment for appendicitis". Not a cause: "Bell's palsy is the most common cause of facial
+# paralysis" says what the topic is.
+_STATED_PREDICATE = re.compile(r"\b(?:is|are)\s+(?:the|a|an|one of the)\s+(?:most\s+common|main|usual|first|primary|"
+                               r"common|leading|major|chief|earliest)\s+(symptoms?|signs?|treatments?|side effects?)\b",
+                               re.I)
 _SUBJECTS = {"cause": "causes", "risk factor": "causes", "contributing factor": "causes", "symptom": "symptoms",
              "sign": "symptoms", "side effect": "side_effects", "treatment": "treatment",
              "complication": "complications"}
@@ -482,7 +488,7 @@ def states_the_main_one(sentence: str, kind: str) -> bool:
 
 def _stated_kind(sentence: str) -> str:
     """The kind a sentence says it lists ("Other causes of fever include …" → causes), or ""."""
-    stated = _STATED_SUBJECT.match(sentence)
+    stated = _STATED_SUBJECT.match(sentence) or _STATED_PREDICATE.search(sentence)
     if stated:
         return _SUBJECTS[re.sub(r"s$", "", stated.group(1).lower())]
     return "side_effects" if _SIDE_EFFECTS_LISTED.search(sentence) else ""

@@ -2339,6 +2339,18 @@ def test_what_is_used_to_treat_a_condition_is_labelled_treatment_whatever_sympto
 
 
 
+def test_a_sentence_that_says_it_names_the_main_symptom_or_treatment_is_labelled_so():
+    """"A burning stomach pain is the most common symptom." was labelled 정의 (definition) for its "is the"."""
+    from engine.agent.composer import facet
+
+    assert facet("A burning stomach pain is the most common symptom.", "causes") == "symptoms"
+    assert facet("Pain is the main symptom of fibromyalgia.", "definition") == "symptoms"
+    assert facet("The most common symptom is a burning stomach pain.") == "symptoms"
+    assert facet("Surgery is the main treatment for appendicitis.") == "treatment"
+    # what the topic is the cause of says what the topic is
+    assert facet("Bell's palsy is the most common cause of facial paralysis.", "definition") == "definition"
+
+
 def test_steps_to_safety_are_labelled_prevention():
     """The food-safety steps were labelled "other" and read after the food-poisoning symptoms."""
     from engine.agent.composer import facet
