@@ -160,6 +160,7 @@ _NOT_WHAT_IS_CHECKED = r"^(?:(?!\bwhether\b|" + _CHECKS_WHETHER + r").)*?"
 # ("Your doctor will want to check whether your palpitations are the symptom of a heart problem");
 # "Check if the person is breathing" is first aid.
 _DOCTOR_CHECKS = r"\b(?:doctors?|providers?|tests?|exams?)\b[^.;:]{0,40}?" + _CHECKS_WHETHER
+_DOCTOR_CHECKS_RE = re.compile(_DOCTOR_CHECKS, re.I)
 # A diagnosis, treatment or prevention sentence either names the means (a test, a medicine, rest,
 # a vaccine) or only says the word ("Small stones don't usually need treatment", "ADHD is diagnosed
 # more often in boys"): the second kind answers less (feature speaks_to_the_kind). Being diagnosed with
@@ -182,7 +183,9 @@ _MEANS_CUES = {
     "treatment": r"\btherap|\bmedicine|\bmedication|\bsurgery|\bdrugs?\b|\bprescri|\binhaler|\bantibiotic|\binsulin"
                  r"|\bover-the-counter\b|\bointments?\b|\bcreams?\b|\b(?:eye|ear|nose|nasal) drops\b"
                  r"|\bhormone|\bdrink(?:ing)? (?:lots|plenty|more|extra)\b|\blozenges?\b|\bgargl|\brelieves?\b|\bsoothes?\b"
-                 r"|\bease[sd]? (?:the |your )?(?:pain|symptoms|discomfort|itch)|\bapply(?:ing)? (?:ice|heat|an? (?:cold|warm|ice))\b"
+                 r"|\bease[sd]? (?:the |your )?(?:pain|symptoms|discomfort|itch)"
+                 r"|\b(?:lower|reduce|bring down)s?(?:\s+\w+)?\s+(?:a |the |your )?(?:fever|temperature)\b"
+                 r"|\bapply(?:ing)? (?:ice|heat|an? (?:cold|warm|ice))\b"
                  r"|\bice packs?\b|\blifestyle changes?\b|\bcalori|\bphysical(?:ly)? activ|\bexercis|" + framing.REST_AS_CARE,
     "prevention": r"\bavoid|" + _LOWERS_RISK.pattern + r"|\bprotect(s|ing)? (you|your|them|children|people)\b"
                   r"|\b(?:steps|tips|rules|keys?) (?:to|for) (?:\w+ )?safety\b|\bsafety (?:steps|tips|rules|measures)\b"
@@ -831,7 +834,7 @@ def facet(sentence: str, kind: str = "", medicine: bool = False, food: bool = Fa
         return name if name in READING_ORDER else "other"
     if _USED_TO_TREAT.search(sentence):
         return "treatment"
-    if re.search(_DOCTOR_CHECKS, sentence, re.I):
+    if _DOCTOR_CHECKS_RE.search(sentence):
         return "diagnosis"
     if kind in _FACET_CUES and speaks_to(sentence, kind, food) and not _a_test_for_a_symptom(sentence, kind):
         return kind
@@ -1042,6 +1045,23 @@ def question_topic(focus: Sequence[str], slots: dict, concepts, kind: str = "") 
     return Topic({str(i["concept_id"]).upper() for i in items if i.get("concept_id")},
                  [set(tokenize(n)) for n in names if tokenize(n)],
                  medicine=bool(items) and all(i in medicines for i in items))
+
+
+# Kinds asked of a condition: a medicine named with one ("Can I give my child ibuprofen for a fever?") is the
+# means asked about, not what is treated; the lead names the condition ("How fever is treated"), not "How
+# ibuprofen and fever are treated". Asked what to do, the medicine taken is part of the situation ("I take
+# blood pressure pills and I have a bad headache"), and the lead names both.
+_CONDITION_KINDS = frozenset({"causes", "symptoms", "diagnosis", "treatment", "prevention"})
+
+
+def _named_in_the_lead(slots: dict, kind: str) -> dict:
+    """The slots whose items the lead names: for a kind asked of a condition, its conditions and symptoms
+    alone when the question names any."""
+    if kind not in _CONDITION_KINDS:
+        return slots
+    conditions = {key: [i for i in (slots or {}).get(key, []) if isinstance(i, dict) and not i.get("negated")]
+                  for key in ("conditions", "symptoms")}
+    return conditions if any(conditions.values()) else slots
 
 
 def topic_words(slots: dict) -> list[str]:
@@ -1759,7 +1779,8 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     # A pronoun sentence is quoted only after the sentence it follows.
     quoted = {id(e) for e, _ in backed}
     backed = [(e, s) for e, s in backed if id(e) not in follows or id(follows[id(e)]) in quoted]
-    topic = framing.focus_name(focus, language) if focus else framing.topic_name(slots, language)
+    topic = framing.focus_name(focus, language) if focus else framing.topic_name(_named_in_the_lead(slots, kind),
+                                                                                   language)
     lead_text = (kind == "interaction" and not focus and framing.interaction_lead(slots, question, language)
                  or framing.lead(kind, topic, language, food))
     gist, named = "", backed

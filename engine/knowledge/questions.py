@@ -133,7 +133,7 @@ QTYPE_CUES: tuple[tuple[str, str], ...] = (
                        r"do (?:i|we) need (?:to see|to go|a doctor)|"
                        r"diet\b|" + FOOD_WORD),
     ("treatment", r"치료|낫게|낫는\s*(?:방법|법)|고치|수술|약\s*(?:있|먹어야|꼭)|치료제|(?:좋은|먹는|무슨|어떤)\s*약|(?:뭐가|무엇이|어떤\s*게)\s*좋|"
-                  r"어떻게\s*관리|없애|없앨|어떻게\s*하면[^?.!]{0,10}(?:나아|낫|나을)|(?:take|use)\b.{0,15}\bfor\b|"
+                  r"어떻게\s*관리|없애|없앨|어떻게\s*하면[^?.!]{0,10}(?:나아|낫|나을)|(?:take|use|give)\b.{0,25}\bfor\b|"
                   r"treat|therap|cure|(?:medicines?|medications?|drugs?|pills?)\b.{0,20}\b(?:to|for)\b|surgery|manage|"
                   r"get rid of|\bget (?:\w+ ){1,3}out\b|what helps\b(?!\s+(?:to\s+)?(?:prevent|avoid|stop|lower|reduce))|helps? (?:with|for)\b|relie(?:f|ve)"),
     ("information", r"뭐예요|뭐에요|뭔가요|뭔지|뭐죠|무엇인가요|무엇입니까|이란|란\s*뭐|(?:무슨|어떤)\s*(?:병|질환|질병)|설명해|"

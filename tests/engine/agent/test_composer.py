@@ -2351,6 +2351,19 @@ def test_a_sentence_that_says_it_names_the_main_symptom_or_treatment_is_labelled
     assert facet("Bell's palsy is the most common cause of facial paralysis.", "definition") == "definition"
 
 
+def test_a_treatment_lead_names_the_condition_not_the_medicine_asked_about(minilm):
+    """"Can I give my child ibuprofen for a fever?" read as a definition question, under "What the sources say
+    about ibuprofen and fever"; as a treatment question its lead named "ibuprofen and fever" as what is treated."""
+    question = "Can I give my child ibuprofen for a fever?"
+    assert question_kind(question) == "treatment"
+    slots = {"medications": [{"name": "ibuprofen", "text": "ibuprofen", "asked_about": True}],
+             "symptoms": [{"name": "fever", "text": "fever"}]}
+    fever = Passage("fever", "Acetaminophen (Tylenol) and ibuprofen (Advil, Motrin) help lower fever in children.",
+                    title="What is (are) Fever ?")
+    # "help lower fever" is a means of treatment, so the lead says how fever is treated
+    assert _answer_by_names(minilm, question, slots, [fever]).text.startswith("How fever is treated")
+
+
 def test_steps_to_safety_are_labelled_prevention():
     """The food-safety steps were labelled "other" and read after the food-poisoning symptoms."""
     from engine.agent.composer import facet

@@ -22,3 +22,12 @@ def test_the_scratch_memory_keeps_no_topic_a_question_only_asks_about():
     memory = EphemeralMemory()
     memory.update_profile({"conditions": [{"name": "flu", "asked_about": True}, {"name": "asthma"}]}, "")
     assert memory.profile_summary("en").splitlines() == ["Conditions: asthma"]
+
+
+@pytest.mark.parametrize("language, line", [("en", "Conditions: adhd (unconfirmed), asthma"),
+                                            ("ko", "질환: adhd (미확인), asthma")])
+def test_the_scratch_memory_shows_a_suspected_fact_unconfirmed_as_the_store_does(language, line):
+    """"Could my son have ADHD?" suspects ADHD: the answer's facts line must not read it as a diagnosis."""
+    memory = EphemeralMemory()
+    memory.update_profile({"conditions": [{"name": "adhd", "uncertain": True}, {"name": "asthma"}]}, "")
+    assert memory.profile_summary(language).splitlines() == [line]
