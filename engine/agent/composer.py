@@ -686,9 +686,9 @@ def asked_kind(question: str, slots: dict | None = None) -> str:
     medicine causes something asks for a side effect ("Does atorvastatin cause muscle pain?")."""
     asked = asked_part(question)
     kind = question_kind(asked)
-    # "I take lisinopril. Is it OK to take potassium supplements?": the other party is in a sentence
-    # that does not ask.
-    if kind == "definition" and asked != question and question_kind(question) == "interaction":
+    # "I take lisinopril. Is it OK to take potassium supplements?", "I'm on warfarin. Can I take ibuprofen for
+    # my back pain?": the other party is in a sentence that does not ask.
+    if kind in ("definition", "treatment") and asked != question and question_kind(question) == "interaction":
         kind = "interaction"
     return "side_effects" if kind == "causes" and _asks_about_a_medicine(slots) else kind
 

@@ -180,7 +180,8 @@ _TAKEN_WITH = re.compile(r"\b(?:take|taking|use|using|drink|drinking|mix|mixing)
 _TOGETHER = re.compile(r"\btogether\b|\bcombin|\balcohol|\bbeer\b|\bwine\b|\bwhile (?:taking|on)\b"
                        r"|\bif (?:i am|i'm) on\b|\band\b|\bwith\b|\bif (?:i|you|she|he|they|we) (?:have|has|had)\b"
                        r"|\bif (?:i|you|she|he|they|we) (?:use|take|am taking|'m taking)\b|\bat the same time\b|\btoo\s*\?"
-                       r"|(?:^|[.!?]\s+)(?:i|my \w+) (?:take|takes|am taking|'m taking|use|uses|am on|'m on|is on)\b"
+                       r"|(?:^|[.!?]\s+)(?:i|my \w+) (?:take|takes|am taking|use|uses|am on|is on)\b"
+                       r"|(?:^|[.!?]\s+)i[’']?m (?:on|taking)\b"
                        r"|있(?:는데|으면|어도)|환자|같이|함께|병용|상호\s*작용|(?<!수)술|\S(?:이)?랑\s|\S하고\s|"
                        r"(?:복용|먹는|투약)\s*중|(?:먹|복용하)는데", re.I)
 

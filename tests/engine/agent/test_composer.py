@@ -91,6 +91,10 @@ def test_question_kind(question, kind):
     ("Can I take my levothyroxine at the same time as my calcium supplement?", "interaction"),
     ("I take metformin. What is diabetes?", "definition"),
     ("Can I use ibuprofen for a headache?", "treatment"),
+    # "I'm on" names what is taken as "I am on" does; asked for a condition, it is still taken together
+    ("I'm on warfarin. Can I take ibuprofen for my back pain?", "interaction"),
+    ("I am on warfarin. Can I take ibuprofen?", "interaction"),
+    ("Can I give my child ibuprofen for a fever?", "treatment"),
 ])
 def test_what_is_taken_together_may_be_named_outside_the_sentence_that_asks(question, kind):
     from engine.agent.composer import asked_kind
