@@ -31,7 +31,8 @@ from engine.clinical.slot_model import CONCEPT_SLOTS
 from engine.text import HANGUL, HANGUL_SYLLABLE
 
 _H = HANGUL_SYLLABLE
-_SENTENCE = re.compile(r"[^.!?。\n]+[.!?。]*")
+# A decimal point ends no sentence ("열이 38.5도까지 올랐어요.").
+_SENTENCE = re.compile(r"(?:[^.!?。\n]|(?<=\d)\.(?=\d))+[.!?。]*")
 _CLAUSE_BREAK = re.compile(r"[,;:]")
 
 _EN_QUESTION_START = re.compile(
@@ -87,7 +88,16 @@ _KO_ASSERTS = re.compile(
     r"있(?:어|었|습|고|는데|다고|거든|으니|음)|앓|진단|걸렸|걸려|복용\s*중|복용하고|복용했|먹고|먹는|먹었|맞고|"
     r"아파|아프|아픈|아팠|데(?=[\s,]|$)|거든|라서|여서|해서"
     # "열이 나요", "피가 났어요" (a fever, bleeding); "머리를 부딪쳤어요", "다쳤어요" (hit, hurt); "이가 생겼어요" (got lice)
-    r"|(?<![가-힣])(?:나요|났|나서|나고)|부딪|쳤어|다쳐|생겼")
+    r"|(?<![가-힣])(?:나요|났|나서|나고)|부딪|쳤어|다쳐|생겼"
+    # A reading stated: "열이 39도예요", "38.5도까지 올랐어요".
+    r"|\d\s*도(?:예요|에요|이에요|입니다|였|까지|가\s*넘|를\s*넘|\s*넘)|올랐|올라요")
+
+
+# A complaint told in a sentence of its own ends in a plain statement ("아이가 토하고 설사해요.", "기침을 오래
+# 해요.", "요즘 자꾸 어지러워요."): stated, as "I have a cough" is. Not when the sentence says only that the
+# writer wants to know about it ("두통에 대해 궁금해요.").
+_KO_STATEMENT_END = re.compile(r"(?:요|다|니다|음)\s*[.!~…]*\s*$")
+_KO_ABOUT = re.compile(r"에\s*(?:대해|대한|관해|관한)|궁금|알고\s*싶|정보|필요")
 
 
 def mark_asked_about(text: str, slots: dict, lists=CONCEPT_SLOTS) -> None:
@@ -111,7 +121,8 @@ def mark_asked_about(text: str, slots: dict, lists=CONCEPT_SLOTS) -> None:
             if question and _asked_about(text, sentence, start, end, korean, list_name == "medications"):
                 item["asked_about"] = True
             elif _suspected(text, sentence, start, end, korean) or (
-                    asks and not question and not _tied_to_patient(text, sentence, end, korean)):
+                    asks and not question and not _tied_to_patient(text, sentence, end, korean,
+                                                                    complaint=list_name == "symptoms")):
                 item["uncertain"] = True
 
 
@@ -136,10 +147,13 @@ def _suspected(text: str, sentence: tuple[int, int], start: int, end: int, korea
     return bool(_EN_SUSPECTED.search(text[clause_start:start]))
 
 
-def _tied_to_patient(text: str, sentence: tuple[int, int], end: int, korean: bool) -> bool:
-    """Whether a statement sentence says something about a patient (the writer or another)."""
+def _tied_to_patient(text: str, sentence: tuple[int, int], end: int, korean: bool, complaint: bool = False) -> bool:
+    """Whether a statement sentence says something about a patient (the writer or another); a
+    `complaint` (a symptom) also when its Korean sentence ends as a plain statement (`_KO_STATEMENT_END`)."""
     if korean:
-        return bool(_KO_ASSERTS.search(text[end - 1: sentence[1]]))
+        after = text[end - 1: sentence[1]]
+        return bool(_KO_ASSERTS.search(after)) or (complaint and bool(_KO_STATEMENT_END.search(after))
+                                                   and not _KO_ABOUT.search(text[sentence[0]: sentence[1]]))
     words = text[sentence[0]: sentence[1]]
     return bool(_EN_FIRST_PERSON.search(_EN_NOT_PERSONAL.sub(" ", words)) or _EN_PATIENT.search(words))
 

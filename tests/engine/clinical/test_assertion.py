@@ -124,6 +124,15 @@ def kinds(text):
     ("열이 나는 이유가 뭐예요?", {"fever": "asked"}),
     ("아이 머리에 이가 생겼어요. 머릿니 어떻게 없애요?", {"head lice": "asserted"}),
     ("머릿니는 왜 생겨요?", {"head lice": "asked"}),
+    # a temperature read out states the fever
+    ("아이가 열이 39도예요. 해열제 먹여도 되나요?", {"fever": "asserted", "antipyretics": "asked"}),
+    ("열이 38.5도까지 올랐어요. 병원 가야 하나요?", {"fever": "asserted"}),
+    # a complaint told in a plain statement of its own is stated; wanting to know about it is not
+    ("아이가 토하고 설사해요. 어떻게 해야 하나요?", {"vomiting": "asserted", "diarrhea": "asserted"}),
+    ("아이가 기침을 오래 해요. 병원에 가야 하나요?", {"cough": "asserted"}),
+    ("요즘 자꾸 어지러워요. 왜 그래요?", {"dizziness": "asserted"}),
+    ("두통에 대해 궁금해요. 원인이 뭐예요?", {"headache": "uncertain"}),
+    ("두통. 원인이 뭐예요?", {"headache": "uncertain"}),
 ])
 def test_requests_are_topics_and_unsure_mentions_are_marked(clinical_pack, text, expected):
     assert kinds(text) == expected
