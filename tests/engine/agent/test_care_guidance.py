@@ -122,3 +122,13 @@ def test_the_dev_set_passes_through_the_real_rules(clinical):
     summary = summarise(verdicts)
     assert summary["passed"] == summary["cases"] == 24, [v for v in verdicts if not v["passed"]]
     assert summary["false_guidance"] == 0
+
+
+def test_a_nosebleed_gets_the_signs_with_which_it_needs_care_now():
+    nosebleed = {"symptoms": [{"name": "nosebleed"}], "demographics": {"age_group": "child"}}
+    english = care_guidance("My son has a nosebleed. What should I do?", nosebleed, [], "en")
+    assert english.startswith("When to get help now: with nosebleed, call 119")
+    assert "does not stop after 20 minutes" in english and "blood thinner" in english
+    korean = care_guidance("아이가 코피가 나요. 어떻게 해야 하나요?", nosebleed, [], "ko")
+    assert korean.startswith("지금 바로 도움을 받아야 할 때: 코피 증상이 있으면서")
+    assert "20분" in korean and "항응고제" in korean
