@@ -55,7 +55,8 @@ from engine.clinical.lexicon import english_names
 from engine.clinical.slot_model import NAMING_SLOTS, TOPIC_SLOTS, only_asked_about
 from engine.knowledge.boilerplate import normalised
 from engine.knowledge.corpus import title_question
-from engine.knowledge.questions import FOOD_WORD, FOOD_WORD_KO, MEDICINE_PAGE_QTYPES, question_kinds, title_facets
+from engine.knowledge.questions import (FOOD_WORD, FOOD_WORD_KO, MEDICINE_PAGE_QTYPES, PREGNANCY_MEDICINES,
+                                       detect_qtypes, question_kinds, title_facets)
 from engine.text import (has_hangul, hangul_share, is_negated, latin_letters, latin_words, medical_words,
                          population_markers, split_answer_sentences, tokenize)
 
@@ -279,7 +280,8 @@ _IF_YOU_HAVE = re.compile(r"^(?:\w+,?\s+)?if (?:you|your child|they|he|she) (?:h
 # So are the symptoms, causes or treatments of another condition ("Symptoms of a cold or the flu
 # include sore throat, fatigue …" for bronchitis).
 _OF_ANOTHER = re.compile(r"^(?:\w+\s+){0,2}?(?:symptoms?|signs?|causes?|treatments?|risk factors?)(?: and symptoms)?"
-                         r" (?:of|for) ([^.;:]{1,50}?)\s+(?:include|includes|are|can include|may include)\b", re.I)
+                         r" (?:of|for) ([^.;:]{1,50}?)\s+(?:include|includes|are|can include|may include"
+                         r"|(?:usually |often |typically |generally |may )?(?:consists? of|involves?))\b", re.I)
 
 
 _SUBTYPE_WORDS = frozenset(tokenize("type 1 2 i ii acute chronic mild moderate severe early late childhood adult"))
@@ -307,14 +309,20 @@ def defines_another(sentence: str, asked: set[str]) -> bool:
     return bool(words) and not words & asked
 
 
-def for_another_condition(sentence: str, asked: set[str]) -> bool:
+def for_another_condition(sentence: str, asked: set[str], unnamed: bool = False) -> bool:
     """The sentence's advice is for people with a condition that `asked` (the stems of the question,
-    its topic and the sentence's page topic) does not name."""
-    clause = _IF_YOU_HAVE.match(sentence.strip()) or _OF_ANOTHER.match(sentence.strip())
+    its topic and the sentence's page topic) does not name. With `unnamed`, a condition the lexicon
+    does not know counts too, by its words, where the sentence says whose treatment or symptoms it
+    gives: on another topic's page, "Treatment of rheumatic fever usually consists of antibiotics …"
+    is not how a fever is treated ("If you have pain …" names a complaint, not a condition)."""
+    of_another = _OF_ANOTHER.match(sentence.strip())
+    clause = _IF_YOU_HAVE.match(sentence.strip()) or of_another
     if not clause:
         return False
     names = [set(tokenize(m.group(0))) - _SUBTYPE_WORDS for m in _condition_names().finditer(clause.group(1))]
-    return any(not name <= asked for name in names)
+    if unnamed and not names and clause is of_another:
+        names = [set(tokenize(clause.group(1))) - _SUBTYPE_WORDS - _GENERIC_SUBJECT]
+    return any(name and not name <= asked for name in names)
 
 
 def off_side(sentence: str, kind: str, topic_terms: Sequence[str]) -> bool:
@@ -690,7 +698,22 @@ def asked_kind(question: str, slots: dict | None = None) -> str:
     # my back pain?": the other party is in a sentence that does not ask.
     if kind in ("definition", "treatment") and asked != question and question_kind(question) == "interaction":
         kind = "interaction"
+    if kind in ("definition", "interaction") and _for_the_complaint(asked, slots):
+        kind = "treatment"
     return "side_effects" if kind == "causes" and _asks_about_a_medicine(slots) else kind
+
+
+def _for_the_complaint(asked: str, slots: dict | None) -> bool:
+    """Whether the question asks if one medicine may be taken for the complaint stated beside it
+    ("아이가 열이 나요. 해열제 먹여도 되나요?", "머리가 아픈데 타이레놀 먹어도 되나요?", "I have a headache.
+    Can I take Tylenol?"): that asks how the complaint is treated. A condition beside the medicine
+    ("I have diabetes. Can I take ibuprofen?") or a second medicine asks about taking them together."""
+    if not slots or "precautions" not in detect_qtypes(asked):
+        return False
+    medicines = _medicines(slots)
+    stated = [i for i in _affirmed(slots, "conditions") if not only_asked_about(i)]
+    complaints = [i for i in _affirmed(slots, "symptoms") if not only_asked_about(i)]
+    return len(medicines) == 1 and only_asked_about(medicines[0]) and not stated and bool(complaints)
 
 
 _PHRASING = {"definition": "What is {f}?", "causes": "What causes {f}?", "symptoms": "What are the symptoms of {f}?",
@@ -1008,6 +1031,7 @@ class Topic:
     ids: set[str] = field(default_factory=set)
     names: list[set[str]] = field(default_factory=list)
     medicine: bool = False
+    pages: frozenset[str] = frozenset()  # focus keys of pages about it whatever their title names
 
     def __bool__(self) -> bool:
         return bool(self.ids or self.names)
@@ -1144,8 +1168,10 @@ def _taken_with_a_party(text: str, parties: Sequence[Topic], concepts) -> bool:
 
 
 def page_names(doc, topic: Topic, concepts) -> bool:
-    """The passage's knowledge-base question names what the question is about."""
-    return topic.named_in(title_question(getattr(doc, "title", "") or ""), concepts)
+    """The passage's knowledge-base question names what the question is about, or the page is one
+    of the topic's own (`Topic.pages`)."""
+    title = getattr(doc, "title", "") or ""
+    return topic.named_in(title_question(title), concepts) or (bool(topic.pages) and title_facets(title)[0] in topic.pages)
 
 
 def _page_of(item: Evidence, documents: Sequence):
@@ -1441,6 +1467,8 @@ def relevance_features(query_vector: np.ndarray, pool: Sequence[Evidence], vecto
         named = asked_topic | (page_words or {}).get(item.source, set())
         wrong_side = (off_side(item.text, kind, topic_terms) or lists_another_kind(item.text, kind)
                       or for_another_condition(item.text, named)
+                      or (bool(topic_pages) and item.source not in topic_pages
+                          and for_another_condition(item.text, asked_topic, unnamed=True))
                       or (kind in _ABOUT_THE_CONDITION and item.source not in topic_pages
                           and defines_another(item.text, named)))
         said = beyond_the_topic(item.text, topic_terms) if kind in _NAMED_SYMPTOM_KINDS else item.text
@@ -1664,6 +1692,9 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
         if line:
             frame_top.append(Support(line, kind=PROFILE))
     asked = question_topic(focus, slots, checker.concepts, kind) if checker.concepts is not None else Topic()
+    if asked.medicine and ((slots or {}).get("demographics") or {}).get("pregnant"):
+        # A pregnant asker's medicine question is answered by the page on medicines in pregnancy too.
+        asked = replace(asked, pages=frozenset({PREGNANCY_MEDICINES}))
     asked = with_other_names(asked, documents)
     used = passages_used(documents, kind, asked, checker.concepts)
     evidence = evidence_from(documents, used)

@@ -98,11 +98,11 @@ QTYPE_CUES: tuple[tuple[str, str], ...] = (
               r"how much\b.{1,30}\b(?:do|does|should)\b.{1,20}\b(?:need|get)\b|"
               r"how is .{1,30} (?:taken|used|given)|how many (?:mg|milligrams|pills|tablets|capsules|times|hours)\b|"
               r"\d*\s*mg\b(?!\s*/)"),
-    ("precautions", r"주의\s*사항|주의할|주의해야|조심|상호\s*작용|같이\s*먹어도|함께\s*먹어도|먹어도\s*되|먹어도\s*돼|"
+    ("precautions", r"주의\s*사항|주의할|주의해야|조심|상호\s*작용|같이\s*먹어도|함께\s*먹어도|먹어도\s*되|먹어도\s*돼|먹여도\s*(?:되|돼)|"
                     r"술\s*(?:마셔|먹어|마시면|한\s*잔)|마셔도\s*(?:되|돼)|alcohol|drink (?:beer|wine)|"
                     r"같이\s*(?:먹|복용)|함께\s*(?:먹|복용)|병용|"
                     r"precautions?|interact|together|combine|while (?:taking|on)\b|if (?:i am|i'm) on\b|safe to take|"
-                    r"can (?:i|she|he|they|we) (?:take|use)\b|(?:ok|okay) (?:to take|with)\b|with other (?:drugs|medicines)|"
+                    r"can (?:i|she|he|they|we) (?:take|use|give)\b|(?:ok|okay) (?:to take|with)\b|with other (?:drugs|medicines)|"
                     r"at the same time as\b"),
     ("complications", r"합병증|후유증|방치하면|안\s*고치면|치료\s*안\s*하면|complications?|untreated|left alone"),
     ("inheritance", r"유전|inherit|hereditary|genetic|run(?:s)? in (?:the )?famil"),
@@ -146,6 +146,11 @@ DRUG_QTYPES = frozenset({"usage", "side effects", "forget a dose", "precautions"
 MEDICINE_PAGE_QTYPES = DRUG_QTYPES | {"important warning", "indication", "dietary", "storage and disposal",
                                       "emergency or overdose", "other information", "brand names",
                                       "brand names of combination products"}
+
+
+# The knowledge base's page on medicines in pregnancy (its focus key): a pregnant asker's question about
+# any medicine is also answered there.
+PREGNANCY_MEDICINES = "pregnancy and medicines"
 
 
 def focus_key(text: str) -> str:

@@ -27,7 +27,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, Sequence
 
-from engine.knowledge.questions import DRUG_QTYPES, QuestionIndex, detect_qtypes, focus_key, label, question_form
+from engine.knowledge.questions import (DRUG_QTYPES, PREGNANCY_MEDICINES, QuestionIndex, detect_qtypes, focus_key, label,
+                                       question_form)
 
 # concepts(text) -> mentions as mappings: name, synonyms, slot, start, end, negated.
 ConceptFinder = Callable[[str], Sequence[Mapping]]
@@ -50,6 +51,8 @@ _PATIENT_FACTS = re.compile(
     re.IGNORECASE,
 )
 _ALLERGY = re.compile(r"allerg|알레르기|알러지|과민", re.IGNORECASE)
+# A pregnancy the asker states: a medicine question is then also a question about medicines in pregnancy.
+_PREGNANT = re.compile(r"임신|임산부|pregnan", re.IGNORECASE)
 # A vaccine named by what it prevents ("대상포진 백신", "the MMR vaccine", "flu shot").
 _VACCINE = re.compile(r"백신|예방\s*접종|접종|vaccin\w*|\bshots?\b", re.IGNORECASE)
 _BEFORE_VACCINE = re.compile(r"([A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z][A-Za-z0-9-]*)?)[\s-]*$")
@@ -218,11 +221,14 @@ class QueryTranslator:
                  or [m for m in mentions if m["slot"] in _FOCUS_SLOTS and m not in allergic]
                  or mentions)
         focus = self._unique(focus)[:2]
+        treated = ([] if message or allergic or not all(m in in_question for m in focus)
+                   else self._treated_complaint(focus, complaint, qtypes))
+        focus = [*focus[:1], *treated] if treated else focus
         focus_names = {m["name"] for m in focus}
         subqueries: list[SubQuery] = []
         focus_keys: list[str] = []
         boost_keys: list[str] = []
-        groups = _groups(self._patient(query)) if _PATIENT_FACTS.search(query) else []
+        groups = _groups(self._patient(query)) if _PATIENT_FACTS.search(query) or _PREGNANT.search(query) else []
         drug_question = False
         for mention in focus:
             names = self._names(mention)
@@ -236,6 +242,8 @@ class QueryTranslator:
             is_drug = mention["slot"] == "medication"
             drug_question = drug_question or is_drug
             types = [q for q in qtypes if (q in DRUG_QTYPES) == is_drug] or qtypes[:1] or [None]
+            if mention in treated:
+                types = ["treatment"]
             if is_drug and types == [None]:
                 types = ["usage"]
             for qtype in types[:2]:
@@ -253,6 +261,8 @@ class QueryTranslator:
                     subqueries.append(SubQuery(f"{allergen['name']} allergy", [allergen["name"]], None,
                                                f"{allergen['name']} allergy", weight=0.5))
                     boost_keys += self._allergy_pages(allergen)
+        if drug_question and "pregnant" in groups and not message:
+            subqueries[1:1] = self._pregnancy_page(focus_keys)
         if message:  # a clinical message: its presenting complaint is searched too
             words = [m["name"] for m in complaint if m["name"] not in focus_names][:3]
             if words:
@@ -270,6 +280,29 @@ class QueryTranslator:
                          list(dict.fromkeys(k for k in boost_keys if k not in focus_keys)),
                          list(dict.fromkeys(related)) if drug_question or "inheritance" in qtypes else [],
                          facts[:4], by_class=by_class)
+
+    @staticmethod
+    def _treated_complaint(focus: list[Mapping], complaint: list[Mapping], qtypes: list[str]) -> list[Mapping]:
+        """The complaint a medicine is asked about for: "아이가 열이 나요. 해열제 먹여도 되나요?" and
+        "머리가 아픈데 타이레놀 먹어도 되나요?" ask whether the medicine treats the fever or the headache,
+        so the complaint's treatment is searched beside the medicine (an English question finds it
+        by its own words). Not when the question asks anything more (a dose, side effects, what to do),
+        or names no medicine; nor in a clinical message or beside an allergy, whose complaint and allergy
+        are searched of their own."""
+        if not focus or any(m["slot"] != "medication" for m in focus) or len(focus) > 1:
+            return []
+        if any(q != "precautions" for q in qtypes):
+            return []
+        return [m for m in complaint if m["name"] not in {f["name"] for f in focus}][:1]
+
+    def _pregnancy_page(self, focus_keys: list[str]) -> list[SubQuery]:
+        """"임신 중인데 감기약 먹어도 되나요?": a medicine asked about in pregnancy is also searched by the
+        knowledge base's page on medicines in pregnancy, whether or not the medicine has a page of its own."""
+        page = next(iter(self._group_pages("", ["pregnant"], True)), None)
+        if page is None or page in focus_keys:
+            return []
+        focus_keys.append(page)
+        return [SubQuery(question_form("information", page), [page], "information", page, terms=[page])]
 
     def _class_page(self, mention: Mapping, qtypes: list[str], focus_keys: list[str]) -> list[SubQuery]:
         """Searches of the page on the medicine's drug class for the class-wide question types."""
@@ -347,7 +380,7 @@ class QueryTranslator:
             for form in _GROUP_FORMS[group]:
                 keys += [focus_key(form.format(key)), focus_key(form.format(key + "s"))]
         if is_drug and "pregnant" in groups:
-            keys.append("pregnancy and medicines")
+            keys.append(PREGNANCY_MEDICINES)
         return [k for k in dict.fromkeys(keys) if k in self.index.by_focus]
 
     def _allergy_pages(self, allergen: Mapping) -> list[str]:

@@ -102,6 +102,30 @@ def test_what_is_taken_together_may_be_named_outside_the_sentence_that_asks(ques
     assert asked_kind(question) == kind
 
 
+def _slots(medicines=(), symptoms=(), conditions=()):
+    def items(names, asked):
+        return [{"name": n, "negated": False, **({"asked_about": True} if asked else {})} for n in names]
+    return {"medications": items(medicines, True), "symptoms": items(symptoms, False),
+            "conditions": items(conditions, False)}
+
+
+@pytest.mark.parametrize("question, slots, kind", [
+    ("아이가 열이 나요. 해열제 먹여도 되나요?", _slots(["antipyretics"], ["fever"]), "treatment"),
+    ("머리가 아픈데 타이레놀 먹어도 되나요?", _slots(["acetaminophen"], ["headache"]), "treatment"),
+    ("두통이 있는데 타이레놀 먹어도 돼요?", _slots(["acetaminophen"], ["headache"]), "treatment"),
+    ("I have a headache. Can I take Tylenol?", _slots(["acetaminophen"], ["headache"]), "treatment"),
+    # a condition beside the medicine, or nothing the patient feels: whether it is safe
+    ("신장병이 있는데 이부프로펜 먹어도 돼요?", _slots(["ibuprofen"], conditions=["kidney disease"]), "interaction"),
+    ("임신 중에 타이레놀 먹어도 되나요?", _slots(["acetaminophen"]), "definition"),
+    ("열이 나요. 해열제는 몇 시간마다 먹여요?", _slots(["antipyretics"], ["fever"]), "dosage"),
+])
+def test_whether_a_medicine_may_be_taken_for_the_complaint_beside_it_asks_how_the_complaint_is_treated(
+        question, slots, kind):
+    from engine.agent.composer import asked_kind
+
+    assert asked_kind(question, slots) == kind
+
+
 @pytest.mark.parametrize("question", ["공복 혈당 126 mg/dL이면 당뇨인가요?", "My LDL is 160 mg/dL, is that high?",
                                       "How often should I get a mammogram?"])
 def test_a_lab_value_or_a_screening_interval_is_no_dose_question(question):
@@ -1856,6 +1880,22 @@ def test_the_symptoms_of_another_condition_are_not_the_topics_unless_its_page_is
     assert not for_another_condition(sentence, heart | page_topic_words([page])[1])
 
 
+def test_on_another_topics_page_a_condition_the_lexicon_does_not_know_is_another_condition():
+    from engine.agent.composer import for_another_condition
+    from engine.text import tokenize
+
+    fever = set(tokenize("아이가 열이 39도예요. 해열제 먹여도 되나요? antipyretics fever"))
+    sentence = ("Treatment of rheumatic fever usually consists of antibiotics to treat the underlying group A "
+                "Streptococcus bacterial infection and anti-inflammatory medications such as aspirin.")
+    assert for_another_condition(sentence, fever, unnamed=True)
+    assert not for_another_condition(sentence, fever)
+    assert not for_another_condition("Treatment of fever usually involves rest and fluids.", fever, unnamed=True)
+    assert not for_another_condition("Treatments for this condition include rest.", fever, unnamed=True)
+    falls = set(tokenize("연세 드신 어머니가 집에서 넘어지지 않으려면 어떻게 해야 하나요? falls"))
+    assert not for_another_condition("If you have pain, dizziness, or problems breathing during or after any "
+                                     "exercise, stop.", falls, unnamed=True)
+
+
 def test_a_narrower_condition_named_after_the_topic_is_another_condition_but_a_type_of_it_is_not():
     from engine.agent.composer import Topic, for_another_condition, page_topic_words
     from engine.text import tokenize
@@ -2427,3 +2467,35 @@ def test_contributing_factors_are_causes_and_what_the_body_needs_for_health_is_n
     assert facet("Eating a healthy diet can help.", "prevention") == "prevention"
     assert not quotable("NINDS-funded scientists are studying the factors that lead to long-lasting nerve pain "
                         "disorders.")
+
+
+def test_the_page_on_medicines_in_pregnancy_is_about_a_pregnant_askers_medicine():
+    from engine.agent.composer import Topic, page_names
+    from engine.knowledge.questions import PREGNANCY_MEDICINES
+
+    page = Passage("m", "", title="Do you have information about Pregnancy and Medicines")
+    medicine = Topic(names=[set(tokenize("cold medicine"))], medicine=True)
+    no_concepts = lambda text: set()  # noqa: E731
+    assert not page_names(page, medicine, no_concepts)
+    assert page_names(page, Topic(names=medicine.names, medicine=True, pages=frozenset({PREGNANCY_MEDICINES})),
+                      no_concepts)
+
+
+def test_a_pregnant_askers_medicine_question_may_quote_the_page_on_medicines_in_pregnancy(minilm):
+    pages = [Passage("cold", "There are lots of different cold and cough medicines, and they do different things. "
+                             "Read labels, because many cold and cough medicines contain the same active ingredients.",
+                     title="Do you have information about Cold and Cough Medicines"),
+             Passage("pregnancy", "Not all medicines are safe to take when you are pregnant. Some medicines can harm "
+                                  "your baby. Always speak with your health care provider before you start or stop "
+                                  "any medicine.", title="Do you have information about Pregnancy and Medicines")]
+    slots = {"demographics": {"pregnant": True, "gender": "female"},
+             "medications": [{"name": "cold and cough medicines", "concept_id": "C1", "negated": False,
+                              "asked_about": True}]}
+    checker = SupportChecker(minilm, lambda text: {"C1"} if "cold and cough medicine" in text.lower() else set())
+    composed = compose(question="Can I take cold and cough medicines while pregnant?", language="en", slots=slots,
+                       documents=pages, checker=checker)
+    assert any(s.source == 2 for s in composed.sentences)
+    not_pregnant = {**slots, "demographics": {"pregnant": None}}
+    composed = compose(question="Can I take cold and cough medicines?", language="en", slots=not_pregnant,
+                       documents=pages, checker=checker)
+    assert not any(s.source == 2 for s in composed.sentences)

@@ -200,6 +200,22 @@ def test_a_drug_question_that_names_no_drug_asks_about_the_message_medicine(tran
     assert plan.subqueries[0].focus[0] == "metformin" and plan.qtypes[0] == "forget a dose"
 
 
+@pytest.mark.parametrize("query, medicine, complaint", [
+    ("아이가 열이 나요. 해열제 먹여도 되나요?", "antipyretics", "fever"),
+    ("머리가 아픈데 타이레놀 먹어도 되나요?", "acetaminophen", "headache"),
+])
+def test_a_medicine_asked_about_beside_a_complaint_is_searched_with_the_complaints_treatment(
+        translator, query, medicine, complaint):
+    plan = translator.plan(query)
+    assert [(s.focus[0], s.qtype) for s in plan.subqueries][1:] == [(complaint, "treatment")]
+    assert plan.subqueries[0].focus[0] == medicine
+
+
+def test_a_dose_question_beside_a_complaint_is_searched_by_the_medicine_alone(translator):
+    plan = translator.plan("열이 나요. 해열제는 몇 시간마다 먹여요?")
+    assert [s.focus[0] for s in plan.subqueries] == ["antipyretics"]
+
+
 @pytest.mark.parametrize("question, paraphrase", [
     ("What helps prevent migraines?", "How can migraines be prevented?"),
     ("와파린 복용 중 출혈 징후는 뭐예요?", "와파린 먹을 때 주의할 출혈 증상은 무엇인가요?"),
@@ -303,3 +319,27 @@ def test_the_page_answering_the_question_is_read_from_its_opening(pneumonia_retr
     assert passage.chunk_id == best.chunk_id and passage.tokens == opening.tokens + best.tokens
     definition = pneumonia_retriever.search(query, k=2)[1]
     assert definition.doc_id == "p/2" and definition.text.startswith("Pneumonia is an infection")
+
+
+PREGNANCY = [
+    ("m/1", "Do you have information about Pregnancy and Medicines",
+     "Not all medicines are safe to take when you are pregnant. Some medicines can harm your baby. Always speak "
+     "with your health care provider before you start or stop any medicine."),
+    ("m/2", "Do you have information about Cold and Cough Medicines",
+     "There are lots of different cold and cough medicines, and they do different things."),
+    ("m/3", "What is (are) Common Cold ?", "Sneezing, sore throat and a stuffy nose are symptoms of the common cold."),
+    ("m/4", "What are the treatments for Cold urticaria ?", "Avoid cold temperatures and cold water."),
+]
+
+
+@pytest.fixture(scope="module")
+def pregnancy_retriever(tmp_path_factory, translator):
+    yield from _retriever(tmp_path_factory.mktemp("pregnancy_kb"), translator, PREGNANCY, "pregnancy-medicines")
+
+
+def test_a_medicine_asked_about_in_pregnancy_is_searched_on_the_page_on_medicines_in_pregnancy(pregnancy_retriever):
+    ranking = pregnancy_retriever.rank("임신 중인데 감기약 먹어도 되나요?", k=3)
+    assert "pregnancy and medicines" in ranking.query
+    assert set(ranking.doc_ids[:2]) == {"m/1", "m/2"}
+    plain = pregnancy_retriever.rank("감기약 먹어도 되나요?", k=3)
+    assert "pregnancy" not in plain.query and "m/1" not in plain.doc_ids[:2]
