@@ -98,6 +98,9 @@ _KO_ASSERTS = re.compile(
 # writer wants to know about it ("두통에 대해 궁금해요.").
 _KO_STATEMENT_END = re.compile(r"(?:요|다|니다|음)\s*[.!~…]*\s*$")
 _KO_ABOUT = re.compile(r"에\s*(?:대해|대한|관해|관한)|궁금|알고\s*싶|정보|필요")
+# An injury told as what happened ("벌에 쏘였어요", "개한테 물렸어요", "손을 데었어요", "발목을 삐었어요"): the
+# pack's mention holds the verb, so it is read from the mention's start.
+_KO_INJURED = re.compile(r"쏘였|쏘여서|물렸|물려서|데었|데였|데여서|삐었|삐끗했|베였|베여서|찔렸|긁혔|까졌|다쳤")
 
 
 def mark_asked_about(text: str, slots: dict, lists=CONCEPT_SLOTS) -> None:
@@ -121,7 +124,7 @@ def mark_asked_about(text: str, slots: dict, lists=CONCEPT_SLOTS) -> None:
             if question and _asked_about(text, sentence, start, end, korean, list_name == "medications"):
                 item["asked_about"] = True
             elif _suspected(text, sentence, start, end, korean) or (
-                    asks and not question and not _tied_to_patient(text, sentence, end, korean,
+                    asks and not question and not _tied_to_patient(text, sentence, start, end, korean,
                                                                     complaint=list_name == "symptoms")):
                 item["uncertain"] = True
 
@@ -147,13 +150,16 @@ def _suspected(text: str, sentence: tuple[int, int], start: int, end: int, korea
     return bool(_EN_SUSPECTED.search(text[clause_start:start]))
 
 
-def _tied_to_patient(text: str, sentence: tuple[int, int], end: int, korean: bool, complaint: bool = False) -> bool:
-    """Whether a statement sentence says something about a patient (the writer or another); a
-    `complaint` (a symptom) also when its Korean sentence ends as a plain statement (`_KO_STATEMENT_END`)."""
+def _tied_to_patient(text: str, sentence: tuple[int, int], start: int, end: int, korean: bool,
+                     complaint: bool = False) -> bool:
+    """Whether a statement sentence says something about a patient (the writer or another): a Korean
+    one by an asserting predicate after the mention, an injury that happened (`_KO_INJURED`), or, for a
+    `complaint` (a symptom), a plain statement's ending (`_KO_STATEMENT_END`)."""
     if korean:
         after = text[end - 1: sentence[1]]
-        return bool(_KO_ASSERTS.search(after)) or (complaint and bool(_KO_STATEMENT_END.search(after))
-                                                   and not _KO_ABOUT.search(text[sentence[0]: sentence[1]]))
+        return (bool(_KO_ASSERTS.search(after)) or bool(_KO_INJURED.search(text[start: sentence[1]]))
+                or (complaint and bool(_KO_STATEMENT_END.search(after))
+                    and not _KO_ABOUT.search(text[sentence[0]: sentence[1]])))
     words = text[sentence[0]: sentence[1]]
     return bool(_EN_FIRST_PERSON.search(_EN_NOT_PERSONAL.sub(" ", words)) or _EN_PATIENT.search(words))
 

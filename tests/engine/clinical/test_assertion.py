@@ -133,6 +133,13 @@ def kinds(text):
     ("요즘 자꾸 어지러워요. 왜 그래요?", {"dizziness": "asserted"}),
     ("두통에 대해 궁금해요. 원인이 뭐예요?", {"headache": "uncertain"}),
     ("두통. 원인이 뭐예요?", {"headache": "uncertain"}),
+    # an injury told as what happened is stated; one that only seems so is not
+    ("아이가 벌에 쏘였어요. 어떻게 해야 하나요?", {"insect bites and stings": "asserted"}),
+    ("개한테 물렸어요. 어떻게 해요?", {"animal bites": "asserted"}),
+    ("손을 데었어요. 어떻게 해요?", {"burns": "asserted"}),
+    ("발목을 삐었어요. 어떻게 해요?", {"sprains": "asserted"}),
+    ("팔이 부러진 것 같아요. 어떻게 해요?", {"fractures": "uncertain"}),
+    ("벌에 쏘였을 때 어떻게 해요?", {"insect bites and stings": "asked"}),
 ])
 def test_requests_are_topics_and_unsure_mentions_are_marked(clinical_pack, text, expected):
     assert kinds(text) == expected
