@@ -587,6 +587,10 @@ _GROUP_VERB = re.compile(r"\b(?:are|is|was|were|be|should|can|cannot|can't|could
 # causing the hoarseness and the cough." after "Croup often starts out like a cold."): next after what,
 # only the sentence before says.
 _SEQUEL = re.compile(r"^(?:(?:but|and|so)\s+)?(?:then|after that|afterwards?|next|later on)\b(?!\s+(?:is|are)\b)", re.I)
+# List items that each open on an infinitive ("To be admitted to the hospital so they can be watched closely;
+# Blood tests …" under "Your child may need:") say whose need they are only with the lead-in before them; a
+# purpose that opens its sentence ("To give the correct dose, you will need …", "To prevent bites: …") does not.
+_INFINITIVE_ITEMS = re.compile(r"^to \w+\b[^,:;]*;", re.I)
 # A sentence wholly in brackets glosses a word of the sentence before ("("Sedated" means you're given
 # medicine to make you sleepy.)" after one on a procedure done under sedation).
 _ASIDE = re.compile(r"^\(.*\)\W*$", re.S)
@@ -596,11 +600,11 @@ _ANNOUNCED_LIST = re.compile(r"^(?:these|they|the following)\s+(?:are|include)\b
 
 def leans_on_the_sentence_before(text: str) -> bool:
     """The sentence names what it speaks of only with the sentence before it (`_PRONOUN_SUBJECT`,
-    `_BACK_REFERENCE`, `_DEFINITE_SUBJECT`, `_SEQUEL`, `_ASIDE`); one that announces a list it gives
+    `_BACK_REFERENCE`, `_DEFINITE_SUBJECT`, `_SEQUEL`, `_ASIDE`, `_INFINITIVE_ITEMS`); one that announces a list it gives
     ("These are warning signs of a stroke: …") does not."""
     text = text.strip()
     return (bool(_PRONOUN_SUBJECT.match(text) or _BACK_REFERENCE.search(text) or _DEFINITE_SUBJECT.match(text)
-                 or _SEQUEL.match(text) or _ASIDE.match(text))
+                 or _SEQUEL.match(text) or _ASIDE.match(text) or _INFINITIVE_ITEMS.match(text))
             and not _ANNOUNCED_LIST.match(text))
 
 
@@ -1078,14 +1082,21 @@ def question_topic(focus: Sequence[str], slots: dict, concepts, kind: str = "") 
 _CONDITION_KINDS = frozenset({"causes", "symptoms", "diagnosis", "treatment", "prevention"})
 
 
+# The kinds asked of a medicine alone: its side effects and its dose (an interaction names both parties).
+_MEDICINE_ALONE_KINDS = frozenset({"side_effects", "dosage"})
+
+
 def _named_in_the_lead(slots: dict, kind: str) -> dict:
     """The slots whose items the lead names: for a kind asked of a condition, its conditions and symptoms
-    alone when the question names any."""
-    if kind not in _CONDITION_KINDS:
+    alone when the question names any; for a medicine's side effects or dose, its medicines alone ("I take
+    metformin and have diarrhea. Is that a side effect?" asks of metformin's side effects, not diarrhea's)."""
+    keys = (("conditions", "symptoms") if kind in _CONDITION_KINDS
+            else ("medications",) if kind in _MEDICINE_ALONE_KINDS else ())
+    if not keys:
         return slots
-    conditions = {key: [i for i in (slots or {}).get(key, []) if isinstance(i, dict) and not i.get("negated")]
-                  for key in ("conditions", "symptoms")}
-    return conditions if any(conditions.values()) else slots
+    named = {key: [i for i in (slots or {}).get(key, []) if isinstance(i, dict) and not i.get("negated")]
+             for key in keys}
+    return named if any(named.values()) else slots
 
 
 def topic_words(slots: dict) -> list[str]:

@@ -91,12 +91,12 @@ QTYPE_CUES: tuple[tuple[str, str], ...] = (
     ("side effects", r"부작용|이상\s*반응|(?:먹|복용하|맞)으면\s+(?!좋|되|돼|안\s*되|안\s*돼)[^?.!]{1,12}\?|"
                      r"side[- ]?effects?|adverse|risks? of (?:taking|using)"),
     ("usage", r"용량|용법|복용\s*법|복용\s*방법|먹는\s*법|먹는\s*방법|어떻게\s*먹|몇\s*번\s*먹|몇\s*알|얼마나\s*먹|주사\s*어떻게|"
-              r"언제\s*먹|식전|식후|몇\s*시에\s*먹|몇\s*살부터|when (?:should|do|can) (?:i|you|we|he|she) take|"
+              r"언제\s*먹|식전|식후|몇\s*시에\s*먹|몇\s*살부터|몇\s*(?:ml|cc|mg|밀리|미리|방울|스푼|숟가락|티스푼|포|정)|when (?:should|do|can) (?:i|you|we|he|she) take|"
               r"before or after (?:meals|food|eating)|"
               r"복용량|하루\s*(?:에\s*)?(?:몇|얼마|최대)|얼마나\s*자주|몇\s*시간\s*(?:마다|간격)|"
               r"dos(?:e|age|ing)\b|how (?:should|do|much|often|many)\b.{0,45}\b(?:take|use|used|taken|give|given)|"
               r"how much\b.{1,30}\b(?:do|does|should)\b.{1,20}\b(?:need|get)\b|"
-              r"how is .{1,30} (?:taken|used|given)|how many (?:mg|milligrams|pills|tablets|capsules|times|hours)\b|"
+              r"how is .{1,30} (?:taken|used|given)|how many (?:mg|milligrams|ml|milliliters|teaspoons|tsp|drops|pills|tablets|capsules|times|hours)\b|"
               r"\d*\s*mg\b(?!\s*/)"),
     ("precautions", r"주의\s*사항|주의할|주의해야|조심|상호\s*작용|같이\s*먹어도|함께\s*먹어도|먹어도\s*되|먹어도\s*돼|먹여도\s*(?:되|돼)|"
                     r"술\s*(?:마셔|먹어|마시면|한\s*잔)|마셔도\s*(?:되|돼)|alcohol|drink (?:beer|wine)|"

@@ -62,6 +62,8 @@ def scored_pool(minilm, page, question: str):
     ("How much ibuprofen can I take in a day?", "dosage"),
     ("지르텍(세티리진) 먹으면 졸려요? 부작용 알려주세요", "side_effects"),  # the request asks too
     ("아이에게 해열제는 몇 시간마다 먹여요?", "dosage"),
+    ("아기가 열이 38도인데 해열제 몇 ml 먹여야 해요?", "dosage"),
+    ("How many ml of Tylenol can I give my baby?", "dosage"),
     ("편두통에 좋은 약은 뭐예요?", "treatment"),
     ("어지러운데 병원 가야 하나요?", "what_to_do"),
     ("임신 중에 타이레놀 먹어도 되나요?", "definition"),  # during pregnancy, not with another medicine
@@ -1590,6 +1592,18 @@ def test_a_sentence_in_brackets_leans_on_the_sentence_before():
     assert not leans_on_the_sentence_before("Pneumonia (an infection of the lungs) can be mild or severe.")
 
 
+def test_list_items_that_open_on_an_infinitive_lean_on_their_lead_in():
+    """"Your child may need: - To get activated charcoal. … - To be admitted to the hospital …; Blood tests …"
+    was quoted from its second item on, in an answer on how much acetaminophen a child may take."""
+    from engine.agent.composer import leans_on_the_sentence_before
+
+    assert leans_on_the_sentence_before("To be admitted to the hospital so they can be watched closely; Blood tests "
+                                        "to see what the medicine is doing; To have their heart rate monitored.")
+    assert not leans_on_the_sentence_before("To give the correct dose, you will need to know your child's weight.")
+    assert not leans_on_the_sentence_before("To prevent insect bites and their complications: Don't bother insects; "
+                                            "Use insect repellant.")
+
+
 def test_the_infection_or_the_condition_leans_on_the_sentence_before():
     """Which infection "the infection" is, only its passage says: out of it, a swimmer's ear fact
     reads as one about a child's middle-ear infection."""
@@ -2406,6 +2420,17 @@ def test_a_treatment_lead_names_the_condition_not_the_medicine_asked_about(minil
                     title="What is (are) Fever ?")
     # "help lower fever" is a means of treatment, so the lead says how fever is treated
     assert _answer_by_names(minilm, question, slots, [fever]).text.startswith("How fever is treated")
+
+
+def test_a_side_effects_lead_names_the_medicine_not_the_symptom_asked_about(minilm):
+    """"I take metformin and have diarrhea. Is that a side effect?" was led by "Side effects of metformin and
+    diarrhea"."""
+    question = "I take metformin and have diarrhea. Is that a side effect?"
+    slots = {"medications": [{"name": "metformin", "text": "metformin"}],
+             "symptoms": [{"name": "diarrhea", "text": "diarrhea"}]}
+    page = Passage("metformin", "Metformin may cause side effects such as diarrhea, nausea and stomach pain.",
+                   title="What are the side effects or risks of Metformin ?")
+    assert _answer_by_names(minilm, question, slots, [page]).text.startswith("Side effects of metformin described")
 
 
 def test_steps_to_safety_are_labelled_prevention():
