@@ -1311,6 +1311,45 @@ def reassured_elsewhere(pool: list[Evidence], documents: Sequence, topic: Topic)
     return kept, len(pool) - len(kept)
 
 
+# Conditions named as each other's opposite: what treats low blood sugar ("have a serving of a quick-fix food")
+# harms someone whose blood sugar is high.
+_OPPOSITE_WORDS = {"hyper": "hypo", "hypo": "hyper", "high": "low", "low": "high"}
+_OPPOSITE_PART = re.compile(r"\b(hyper|hypo)(?=[a-z])|\b(high|low)\b")
+
+
+def opposite_terms(topic_terms: Sequence[str]) -> list[str]:
+    """The names of the opposite of each topic term ("hyperglycemia" → "hypoglycemia", "high blood pressure" →
+    "low blood pressure"), but not one that is itself a topic term (a question about both)."""
+    terms = {t.lower() for t in topic_terms if t}
+    opposites = [_OPPOSITE_PART.sub(lambda m: _OPPOSITE_WORDS[m.group(0)], term) for term in sorted(terms)]
+    return list(dict.fromkeys(o for o, t in zip(opposites, sorted(terms)) if o != t and o not in terms))
+
+
+def not_the_opposite(pool: list[Evidence], documents: Sequence,
+                     topic_terms: Sequence[str]) -> tuple[list[Evidence], int]:
+    """The pool without sentences about the opposite of the topic: one that names it and not the topic
+    ("To treat hypoglycemia, people should have a serving of a quick-fix food" for high blood sugar), or
+    one on a page about the opposite that does not name the topic ("When people with diabetes think their
+    blood glucose level is low, …"). Returns the pool and how many sentences were left out."""
+    opposites = opposite_terms(topic_terms)
+    if not opposites:
+        return pool, 0
+    terms = [t.lower() for t in topic_terms if t]
+
+    def names(text: str, names_: Sequence[str]) -> bool:
+        lowered = text.lower()
+        return any(re.search(rf"\b{re.escape(n)}", lowered) for n in names_)
+
+    def opposite_page(item: Evidence) -> bool:
+        doc = _page_of(item, documents)
+        focus, _, aliases = title_facets(getattr(doc, "title", "") or "") if doc is not None else ("", None, [])
+        return any(key in opposites for key in (focus, *aliases))
+
+    kept = [item for item in pool if names(item.text, terms)
+            or not (names(item.text, opposites) or opposite_page(item))]
+    return kept, len(pool) - len(kept)
+
+
 def about_the_medicine(pool: list[Evidence], documents: Sequence, topic: Topic, concepts) -> tuple[list[Evidence], int]:
     """A medicine's answer quotes only sentences about that medicine ("Amlodipine may cause side
     effects" is no answer about aspirin); the pool unchanged for any other topic, since a
@@ -1739,6 +1778,10 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
         query_vector = checker.vectors([query])[0]
         # A long message's other concepts (history, other medicines) are not its topic.
         topic_terms = [f.lower() for f in focus] or topic_words(slots)
+        pool, opposite = not_the_opposite(pool, documents, topic_terms)
+        if opposite:
+            decisions.append(f"compose: {opposite} sentences left out: they are about the opposite of what is asked "
+                             f"({', '.join(opposite_terms(topic_terms))})")
         if checker.concepts is not None:
             pool, left_out = about_the_medicine(pool, documents, asked, checker.concepts)
             if left_out:

@@ -2524,3 +2524,39 @@ def test_a_pregnant_askers_medicine_question_may_quote_the_page_on_medicines_in_
     composed = compose(question="Can I take cold and cough medicines?", language="en", slots=not_pregnant,
                        documents=pages, checker=checker)
     assert not any(s.source == 2 for s in composed.sentences)
+
+
+def test_the_opposite_of_the_topic_is_never_quoted():
+    """"혈당이 너무 높아요. 어떻게 해요?" quoted the low-blood-sugar page's "To treat hypoglycemia, people should
+    have a serving of a quick-fix food …": sugar for someone whose sugar is high."""
+    from engine.agent.composer import not_the_opposite, opposite_terms
+    from engine.agent.support import Evidence
+
+    assert opposite_terms(["hyperglycemia"]) == ["hypoglycemia"]
+    assert opposite_terms(["high blood pressure"]) == ["low blood pressure"]
+    assert opposite_terms(["hypoglycemia", "hyperglycemia"]) == []  # a question about both
+    assert opposite_terms(["highlights", "diabetes"]) == []
+    low = Passage("low", "", title="What is (are) Hypoglycemia ? (Also called: Low blood sugar)")
+    high = Passage("high", "", title="What is (are) Hyperglycemia ? (Also called: High blood sugar)")
+    pool = [Evidence(1, "To treat hypoglycemia, people should have a serving of a quick-fix food.", 0),
+            Evidence(1, "When people with diabetes think their blood glucose level is low, they should check it.", 1),
+            Evidence(1, "Hypoglycemia is the opposite of hyperglycemia, which is high blood sugar.", 2),
+            Evidence(2, "High blood glucose can happen if you miss taking your diabetes medicines.", 0)]
+    kept, left_out = not_the_opposite(pool, [low, high], ["hyperglycemia", "high blood glucose"])
+    assert [e.text[:20] for e in kept] == [pool[2].text[:20], pool[3].text[:20]] and left_out == 2
+    assert not_the_opposite(pool, [low, high], ["hypoglycemia", "low blood sugar"])[1] == 1
+
+
+def test_an_answer_about_high_blood_sugar_quotes_no_advice_for_low_blood_sugar(minilm):
+    low = Passage("low", "When people with diabetes think their blood glucose level is low, they should check it and "
+                         "treat the problem right away. To treat hypoglycemia, people should have a serving of a "
+                         "quick-fix food, wait 15 minutes, and check their blood glucose again.",
+                  title="What to do for Hypoglycemia ? (Also called: Low blood sugar)")
+    high = Passage("high", "High blood glucose can happen if you miss taking your diabetes medicines, eat too much or "
+                           "get sick. Call your health care provider if your blood sugar stays high.",
+                   title="What is (are) Hyperglycemia ? (Also called: High blood sugar)")
+    slots = {"conditions": [{"name": "hyperglycemia", "text": "blood sugar is too high"}]}
+    composition = compose(question="My blood sugar is too high. What should I do?", language="en", slots=slots,
+                          documents=[low, high], checker=SupportChecker(minilm, lambda text: set()))
+    assert "quick-fix" not in composition.text and "glucose level is low" not in composition.text
+    assert "[2]" in composition.text
