@@ -16,7 +16,7 @@ from typing import Sequence
 
 from engine.agent import answer_framing as framing
 from engine.agent.composer import asked_part, is_message, question_kind
-from engine.clinical.seek_care import symptoms_with_signs, warning_signs
+from engine.clinical.seek_care import symptoms_with_signs, table, warning_signs
 
 # Asking whether to get care, beyond the composer's "what should I do" cues.
 SEEK_CARE_CUES = ("should i be worried", "do i need to go", "need to go to", "go to the er", "go to the hospital",
@@ -68,6 +68,5 @@ def care_guidance(text: str, slots: dict, alerts: Sequence[dict], language: str)
         return ""
     language = language if language in TEMPLATES else "en"
     signs = warning_signs(symptoms, language)
-    injuries = {str(i.get("name") or "").lower() for i in (slots or {}).get("conditions", []) if isinstance(i, dict)}
-    templates = AFTER_AN_INJURY if set(symptoms) <= injuries else TEMPLATES
+    templates = AFTER_AN_INJURY if all(table()[name].injury for name in symptoms) else TEMPLATES
     return templates[language].format(symptoms=symptom_names(symptoms, language), signs="; ".join(signs))

@@ -132,3 +132,18 @@ def test_a_nosebleed_gets_the_signs_with_which_it_needs_care_now():
     korean = care_guidance("아이가 코피가 나요. 어떻게 해야 하나요?", nosebleed, [], "ko")
     assert korean.startswith("지금 바로 도움을 받아야 할 때: 코피 증상이 있으면서")
     assert "20분" in korean and "항응고제" in korean
+
+
+@pytest.mark.parametrize("value, unit, named", [(300, "mg/dL", True), (250, "mg/dL", True), (180, "mg/dL", False),
+                                                (15, "mmol/L", True), (9, "mmol/L", False)])
+def test_a_high_measured_blood_sugar_gets_the_signs_of_ketoacidosis(value, unit, named):
+    slots = {"conditions": [{"name": "diabetes"}], "labs": [{"type": "glucose", "value": value, "unit": unit}]}
+    line = care_guidance("My mother has diabetes and her sugar is high. What should we do?", slots, [], "en")
+    assert line.startswith("When to get help now: with hyperglycemia, call 119") is named
+    if named:
+        assert "fruity smell on the breath" in line
+
+
+def test_high_blood_sugar_said_in_korean_reads_with_it_not_after_it():
+    line = care_guidance("혈당이 너무 높아요. 어떻게 해요?", {"conditions": [{"name": "hyperglycemia"}]}, [], "ko")
+    assert line.startswith("지금 바로 도움을 받아야 할 때: 고혈당 증상이 있으면서") and "과일 냄새" in line
