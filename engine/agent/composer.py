@@ -704,7 +704,31 @@ def asked_kind(question: str, slots: dict | None = None) -> str:
         kind = "interaction"
     if kind in ("definition", "interaction") and _for_the_complaint(asked, slots):
         kind = "treatment"
+    if kind in ("causes", "definition") and _blames_a_medicine(asked, question, kind, slots):
+        return "side_effects"
     return "side_effects" if kind == "causes" and _asks_about_a_medicine(slots) else kind
+
+
+# Asking whether a complaint comes from a medicine ("약 때문인가요?", "Is it from the medicine?", "리시노프릴 먹고
+# 나서 기침이 나요"): its side effects are asked.
+_FROM_THE_MEDICINE = re.compile(
+    r"약\s*(?:때문|탓)|(?:약|[가-힣]+)을?\s*(?:먹고|먹은|복용하고|복용한)\s*(?:나서|난\s*(?:뒤|후)|뒤|후|다음)"
+    r"|\b(?:from|because of|due to|caused by|a side effect of)\s+(?:the|my|this|that|his|her|these|those)?\s*"
+    r"(?:new\s+)?(?:medicines?|medications?|meds|pills?|drugs?|tablets?)\b", re.I)
+
+
+def _blames_a_medicine(asked: str, question: str, kind: str, slots: dict | None) -> bool:
+    """Whether the question asks if a complaint it states comes from a medicine: by a cue
+    (`_FROM_THE_MEDICINE`) in the sentence that asks, or, asking a cause, anywhere ("메트포르민 먹고 나서
+    설사해요. 왜 그래요?") or by naming the medicine in the sentence that asks ("Could my cough be caused by
+    my lisinopril?"). Not without a complaint and a medicine."""
+    medicines = _medicines(slots or {})
+    if not medicines or not _affirmed(slots or {}, "symptoms"):
+        return False
+    if _FROM_THE_MEDICINE.search(asked) or (kind == "causes" and _FROM_THE_MEDICINE.search(question)):
+        return True
+    return kind == "causes" and any(str(m.get("text") or "").lower() in asked.lower() for m in medicines
+                                    if m.get("text"))
 
 
 def _for_the_complaint(asked: str, slots: dict | None) -> bool:
@@ -1067,7 +1091,10 @@ def question_topic(focus: Sequence[str], slots: dict, concepts, kind: str = "") 
     medicines = _medicines(slots)
     # Whether a medicine is safe with a condition is about both ("NSAIDs can harm your kidneys").
     with_condition = kind == "interaction" and framing.medicine_with_condition(slots) is not None
-    if kind in MEDICINE_KINDS and _asks_about_a_medicine(slots) and not with_condition:
+    # Side effects are a medicine's, also one the asker takes ("I take amlodipine and my ankles are swollen. Is it
+    # from the medicine?").
+    if kind in MEDICINE_KINDS and (_asks_about_a_medicine(slots) or (kind == "side_effects" and medicines)) \
+            and not with_condition:
         items = medicines
     names = [n for i in items for n in _english_names(i, kind in CLASS_WIDE_KINDS and i in medicines)]
     return Topic({str(i["concept_id"]).upper() for i in items if i.get("concept_id")},

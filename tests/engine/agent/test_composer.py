@@ -2560,3 +2560,33 @@ def test_an_answer_about_high_blood_sugar_quotes_no_advice_for_low_blood_sugar(m
                           documents=[low, high], checker=SupportChecker(minilm, lambda text: set()))
     assert "quick-fix" not in composition.text and "glucose level is low" not in composition.text
     assert "[2]" in composition.text
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("65세 여자, 고혈압으로 암로디핀 5mg 복용 중인데 발목이 부어요. 약 때문인가요?", "side_effects"),
+    ("I take amlodipine and my ankles are swollen. Is it from the medicine?", "side_effects"),
+    ("Could my cough be caused by my lisinopril?", "side_effects"),
+    ("메트포르민 먹고 나서 설사해요. 왜 그래요?", "side_effects"),
+    # a medicine taken beside a cause asked about generally, or no complaint
+    ("What causes diarrhea? I take metformin.", "causes"),
+])
+def test_asking_whether_a_complaint_comes_from_a_medicine_asks_its_side_effects(question, kind):
+    from engine.agent.composer import asked_kind
+
+    medicine = next(m for m in ("amlodipine", "lisinopril", "metformin", "암로디핀", "메트포르민") if m in question)
+    slots = {"medications": [{"name": medicine, "text": medicine, "negated": False}],
+             "symptoms": [{"name": "complaint", "text": "x", "negated": False}]}
+    assert asked_kind(question, slots) == kind
+
+
+def test_the_side_effects_of_a_medicine_the_asker_takes_are_about_that_medicine():
+    """The Korean amlodipine question quoted "Many factors can affect blood pressure …" from the
+    high-blood-pressure page under 부작용: the topic held the condition and the complaint too."""
+    from engine.agent.composer import question_topic
+
+    slots = {"conditions": [{"name": "hypertension", "concept_id": "C1"}],
+             "symptoms": [{"name": "swelling", "concept_id": "C2"}],
+             "medications": [{"name": "amlodipine", "concept_id": "C3"}]}
+    topic = question_topic([], slots, lambda text: set(), "side_effects")
+    assert topic.ids == {"C3"} and topic.medicine
+    assert question_topic([], slots, lambda text: set(), "causes").ids == {"C1", "C2", "C3"}
