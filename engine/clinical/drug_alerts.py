@@ -122,10 +122,14 @@ def _entries(profile: dict, slots: dict, key: str) -> list[_Entry]:
     return entries
 
 
+# An INR this high is above every usual warfarin target range (2-3, or 2.5-3.5 for some valves).
+HIGH_INR = 4.0
+
+
 def _states(profile: dict, slots: dict) -> list[_Entry]:
     """Conditions implied by demographics and measurements: pregnancy, breastfeeding,
     childhood, a blood pressure of 140/90 or more (hypertension), an eGFR under 60
-    (chronic kidney disease)."""
+    (chronic kidney disease), an INR of HIGH_INR or more ("high inr")."""
     entries = []
     for source, new in ((profile, False), (slots, True)):
         for vital in source.get("vitals", []) or []:
@@ -135,6 +139,8 @@ def _states(profile: dict, slots: dict) -> list[_Entry]:
         for lab in source.get("labs", []) or []:
             if lab.get("type") == "egfr" and isinstance(lab.get("value"), (int, float)) and lab["value"] < 60:
                 entries.append(_Entry("chronic kidney disease", f"eGFR {lab['value']}", new))
+            if lab.get("type") == "inr" and isinstance(lab.get("value"), (int, float)) and lab["value"] >= HIGH_INR:
+                entries.append(_Entry("high inr", f"INR {lab['value']:g}", new))
         demographics = source.get("demographics") or {}
         if demographics.get("pregnant") is True:
             entries.append(_Entry("pregnancy", "pregnancy", new))

@@ -58,6 +58,19 @@ def test_measurements_imply_conditions():
     assert conflicts(normal, {"medications": [{"name": "ibuprofen"}, {"name": "metformin"}]}) == []
 
 
+def test_an_inr_above_every_warfarin_target_raises_a_bleeding_caution():
+    (alert,) = conflicts({"medications": [{"name": "warfarin"}]}, {"labs": [{"type": "inr", "value": 4.5}]},
+                         language="en")
+    assert (alert["kind"], alert["drug"], alert["because"]) == ("contraindication", "warfarin", "INR 4.5")
+    assert "bleeding" in alert["message"] and "prescriber today" in alert["message"]
+    korean = conflicts({}, {"medications": [{"name": "warfarin"}], "labs": [{"type": "inr", "value": 5.2}]},
+                       language="ko")
+    assert korean and "출혈 위험" in korean[0]["message"]
+    # in range, or an INR without warfarin: nothing
+    assert conflicts({"medications": [{"name": "warfarin"}]}, {"labs": [{"type": "inr", "value": 2.6}]}) == []
+    assert conflicts({}, {"labs": [{"type": "inr", "value": 4.5}], "medications": [{"name": "metformin"}]}) == []
+
+
 def test_negated_items_and_old_pairs_do_not_alert():
     assert conflicts({"allergies": [{"name": "penicillin", "negated": True}]}, {"medications": [{"name": "amoxicillin"}]}) == []
     old = {"allergies": [{"name": "penicillin"}], "medications": [{"name": "amoxicillin"}]}
