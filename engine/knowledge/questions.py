@@ -132,7 +132,11 @@ QTYPE_CUES: tuple[tuple[str, str], ...] = (
                        r"what (?:should|do|can) (?:i|we) (?:eat|do)|what to (?:do|eat)|should (?:i|we) (?:go|see|call)|"
                        r"do (?:i|we) need (?:to see|to go|a doctor)|"
                        r"diet\b|" + FOOD_WORD),
-    ("treatment", r"치료|낫게|낫는\s*(?:방법|법)|고치|수술|약\s*(?:있|먹어야|꼭)|치료제|(?:좋은|먹는|무슨|어떤)\s*약|(?:뭐가|무엇이|어떤\s*게)\s*좋|"
+    ("treatment", r"치료|낫게|낫는\s*(?:방법|법)|고치|수술|약\s*(?:있|먹어야|꼭)|"
+                  # "갑상선 기능 저하증 약은 평생 먹어야 하나요?", "진행을 늦출 수 있나요?"
+                  r"약\S{0,2}\s+(?:\S+\s+)?먹어야\s*(?:하|돼|되|할)|복용해야\s*(?:하|돼|되|할)|늦출|늦추|"
+                  r"slow (?:down )?(?:the |its )?(?:progress|decline)|\bbe slowed\b|"
+                  r"치료제|(?:좋은|먹는|무슨|어떤)\s*약|(?:뭐가|무엇이|어떤\s*게)\s*좋|"
                   r"어떻게\s*관리|없애|없앨|어떻게\s*하면[^?.!]{0,10}(?:나아|낫|나을)|(?:take|use|give)\b.{0,25}\bfor\b|"
                   r"treat|therap|cure|(?:medicines?|medications?|drugs?|pills?)\b.{0,20}\b(?:to|for)\b|surgery|manage|"
                   r"get rid of|\bget (?:\w+ ){1,3}out\b|what helps\b(?!\s+(?:to\s+)?(?:prevent|avoid|stop|lower|reduce))|helps? (?:with|for)\b|relie(?:f|ve)"),

@@ -64,6 +64,10 @@ def scored_pool(minilm, page, question: str):
     ("아이에게 해열제는 몇 시간마다 먹여요?", "dosage"),
     ("아기가 열이 38도인데 해열제 몇 ml 먹여야 해요?", "dosage"),
     ("How many ml of Tylenol can I give my baby?", "dosage"),
+    ("갑상선 기능 저하증 약은 평생 먹어야 하나요?", "treatment"),
+    ("아버지가 치매 초기 진단을 받았어요. 진행을 늦출 수 있나요?", "treatment"),
+    ("Can dementia be slowed down?", "treatment"),
+    ("무엇을 먹어야 하나요?", "what_to_do"),  # food, not a medicine
     ("편두통에 좋은 약은 뭐예요?", "treatment"),
     ("어지러운데 병원 가야 하나요?", "what_to_do"),
     ("임신 중에 타이레놀 먹어도 되나요?", "definition"),  # during pregnancy, not with another medicine
