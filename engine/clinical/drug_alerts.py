@@ -124,12 +124,15 @@ def _entries(profile: dict, slots: dict, key: str) -> list[_Entry]:
 
 # An INR this high is above every usual warfarin target range (2-3, or 2.5-3.5 for some valves).
 HIGH_INR = 4.0
+# A potassium (mmol/L) this high is hyperkalemia; medicines that raise potassium then need review.
+HIGH_POTASSIUM = 5.5
 
 
 def _states(profile: dict, slots: dict) -> list[_Entry]:
     """Conditions implied by demographics and measurements: pregnancy, breastfeeding,
     childhood, a blood pressure of 140/90 or more (hypertension), an eGFR under 60
-    (chronic kidney disease), an INR of HIGH_INR or more ("high inr")."""
+    (chronic kidney disease), an INR of HIGH_INR or more ("high inr"), a potassium of HIGH_POTASSIUM or
+    more (hyperkalemia)."""
     entries = []
     for source, new in ((profile, False), (slots, True)):
         for vital in source.get("vitals", []) or []:
@@ -141,6 +144,9 @@ def _states(profile: dict, slots: dict) -> list[_Entry]:
                 entries.append(_Entry("chronic kidney disease", f"eGFR {lab['value']}", new))
             if lab.get("type") == "inr" and isinstance(lab.get("value"), (int, float)) and lab["value"] >= HIGH_INR:
                 entries.append(_Entry("high inr", f"INR {lab['value']:g}", new))
+            if (lab.get("type") == "potassium" and isinstance(lab.get("value"), (int, float))
+                    and lab["value"] >= HIGH_POTASSIUM):
+                entries.append(_Entry("hyperkalemia", f"potassium {lab['value']:g}", new))
         demographics = source.get("demographics") or {}
         if demographics.get("pregnant") is True:
             entries.append(_Entry("pregnancy", "pregnancy", new))

@@ -71,6 +71,15 @@ def test_an_inr_above_every_warfarin_target_raises_a_bleeding_caution():
     assert conflicts({}, {"labs": [{"type": "inr", "value": 4.5}], "medications": [{"name": "metformin"}]}) == []
 
 
+def test_high_potassium_with_a_medicine_that_raises_it_is_a_caution():
+    (alert,) = conflicts({"medications": [{"name": "lisinopril"}]}, {"labs": [{"type": "potassium", "value": 6.1}]},
+                         language="en")
+    assert (alert["kind"], alert["drug"], alert["because"]) == ("contraindication", "lisinopril", "potassium 6.1")
+    assert "ACE inhibitors can raise it further" in alert["message"]
+    assert conflicts({"medications": [{"name": "lisinopril"}]}, {"labs": [{"type": "potassium", "value": 4.8}]}) == []
+    assert conflicts({}, {"labs": [{"type": "potassium", "value": 6.1}], "medications": [{"name": "metformin"}]}) == []
+
+
 def test_negated_items_and_old_pairs_do_not_alert():
     assert conflicts({"allergies": [{"name": "penicillin", "negated": True}]}, {"medications": [{"name": "amoxicillin"}]}) == []
     old = {"allergies": [{"name": "penicillin"}], "medications": [{"name": "amoxicillin"}]}
