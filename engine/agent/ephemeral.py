@@ -10,8 +10,9 @@ from __future__ import annotations
 import hashlib
 import json
 
-from engine.clinical.slot_model import SLOT_LISTS, SUMMARY_DENIED_SLOTS, SUMMARY_SLOTS, empty_slots, only_asked_about
-from engine.memory.summary import LABELS, demographics_line
+from engine.clinical.slot_model import (MEASUREMENT_SLOTS, SLOT_LISTS, SUMMARY_DENIED_SLOTS, SUMMARY_SLOTS, empty_slots,
+                                       only_asked_about)
+from engine.memory.summary import LABELS, demographics_line, describe
 
 
 def item_label(item: dict) -> str:
@@ -41,7 +42,7 @@ class EphemeralMemory:
         demo = {k: v for k, v in self._profile["demographics"].items() if v not in (None, "", False)}
         for slot in SUMMARY_SLOTS:
             # What the rules could not tie to the patient is shown unconfirmed, as the encrypted store shows it.
-            items = [item_label(i) + (f" ({labels['unconfirmed']})" if i.get("uncertain") else "")
+            items = [self._label(i, slot, language) + (f" ({labels['unconfirmed']})" if i.get("uncertain") else "")
                      for i in self._profile[slot] if item_label(i) and not i.get("negated")]
             if items:
                 lines.append(f"{labels[slot]}: {', '.join(items)}")
@@ -54,6 +55,12 @@ class EphemeralMemory:
         if denied:
             lines.append(f"{labels['denies']}: {', '.join(denied)}")
         return "\n".join(lines)
+
+    @staticmethod
+    def _label(item: dict, slot: str, language: str) -> str:
+        """A vital or a lab as the encrypted store's summary names it ("칼륨 6.0 mmol/L", not the medicine
+        "potassium" that a Korean profile line would otherwise read as 염화칼륨); anything else by its name."""
+        return describe(item, slot, language) if slot in MEASUREMENT_SLOTS else item_label(item)
 
     def update_profile(self, slots: dict, text: str) -> list[dict]:
         changes = []

@@ -31,3 +31,13 @@ def test_the_scratch_memory_shows_a_suspected_fact_unconfirmed_as_the_store_does
     memory = EphemeralMemory()
     memory.update_profile({"conditions": [{"name": "adhd", "uncertain": True}, {"name": "asthma"}]}, "")
     assert memory.profile_summary(language).splitlines() == [line]
+
+
+@pytest.mark.parametrize("language, line", [("en", "Labs: potassium 6.1 mmol/L, INR 4.5"),
+                                            ("ko", "검사: 칼륨 6.1 mmol/L, INR 4.5")])
+def test_the_scratch_memory_names_a_lab_as_the_store_does(language, line):
+    """A Korean facts line read "검사: 염화칼륨 6.0 mmol/L": the lab's English name, translated as the medicine."""
+    memory = EphemeralMemory()
+    memory.update_profile({"labs": [{"type": "potassium", "name": "potassium", "value": 6.1, "unit": "mmol/L"},
+                                    {"type": "inr", "name": "INR", "value": 4.5, "unit": None}]}, "")
+    assert line in memory.profile_summary(language).splitlines()
