@@ -1361,20 +1361,24 @@ def not_the_opposite(pool: list[Evidence], documents: Sequence,
     opposites = opposite_terms(topic_terms)
     if not opposites:
         return pool, 0
-    terms = [t.lower() for t in topic_terms if t]
-
-    def names(text: str, names_: Sequence[str]) -> bool:
-        lowered = text.lower()
-        return any(re.search(rf"\b{re.escape(n)}", lowered) for n in names_)
-
-    def opposite_page(item: Evidence) -> bool:
-        doc = _page_of(item, documents)
-        focus, _, aliases = title_facets(getattr(doc, "title", "") or "") if doc is not None else ("", None, [])
-        return any(key in opposites for key in (focus, *aliases))
-
-    kept = [item for item in pool if names(item.text, terms)
-            or not (names(item.text, opposites) or opposite_page(item))]
+    names_topic = _any_name([t.lower() for t in topic_terms if t])
+    names_opposite = _any_name(opposites)
+    opposite_pages = {n for n in {e.source for e in pool}
+                      if 0 < n <= len(documents) and _page_is_one_of(documents[n - 1], opposites)}
+    kept = [item for item in pool if names_topic.search(item.text)
+            or not (item.source in opposite_pages or names_opposite.search(item.text))]
     return kept, len(pool) - len(kept)
+
+
+def _any_name(names: Sequence[str]) -> re.Pattern:
+    """One pattern for any of `names`, each from a word's start ("hypoglycemia" in "Hypoglycemia's")."""
+    return re.compile(r"\b(?:" + "|".join(re.escape(n) for n in names) + ")", re.I)
+
+
+def _page_is_one_of(doc, keys: Sequence[str]) -> bool:
+    """The page's focus or one of its other names is one of `keys` (focus keys)."""
+    focus, _, aliases = title_facets(getattr(doc, "title", "") or "")
+    return any(key in keys for key in (focus, *aliases))
 
 
 def about_the_medicine(pool: list[Evidence], documents: Sequence, topic: Topic, concepts) -> tuple[list[Evidence], int]:

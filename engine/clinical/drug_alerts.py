@@ -14,6 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from engine.clinical.lexicon import korean_names, lexicon_dir, read_rows
+from engine.clinical.measurements import measured_conditions
 from engine.clinical.slot_model import CONCEPT_SLOTS
 from engine.clinical.slots import GENERIC_MEDICATIONS
 from engine.text import has_hangul
@@ -122,31 +123,13 @@ def _entries(profile: dict, slots: dict, key: str) -> list[_Entry]:
     return entries
 
 
-# An INR this high is above every usual warfarin target range (2-3, or 2.5-3.5 for some valves).
-HIGH_INR = 4.0
-# A potassium (mmol/L) this high is hyperkalemia; medicines that raise potassium then need review.
-HIGH_POTASSIUM = 5.5
-
-
 def _states(profile: dict, slots: dict) -> list[_Entry]:
     """Conditions implied by demographics and measurements: pregnancy, breastfeeding,
-    childhood, a blood pressure of 140/90 or more (hypertension), an eGFR under 60
-    (chronic kidney disease), an INR of HIGH_INR or more ("high inr"), a potassium of HIGH_POTASSIUM or
-    more (hyperkalemia)."""
+    childhood, and what a measured value names (`measured_conditions`: a blood pressure of 140/90 or
+    more, an eGFR under 60, a high INR, hyperkalemia, high blood sugar)."""
     entries = []
     for source, new in ((profile, False), (slots, True)):
-        for vital in source.get("vitals", []) or []:
-            if vital.get("type") == "blood_pressure" and (
-                    (vital.get("systolic") or 0) >= 140 or (vital.get("diastolic") or 0) >= 90):
-                entries.append(_Entry("hypertension", f"blood pressure {vital.get('systolic')}/{vital.get('diastolic')}", new))
-        for lab in source.get("labs", []) or []:
-            if lab.get("type") == "egfr" and isinstance(lab.get("value"), (int, float)) and lab["value"] < 60:
-                entries.append(_Entry("chronic kidney disease", f"eGFR {lab['value']}", new))
-            if lab.get("type") == "inr" and isinstance(lab.get("value"), (int, float)) and lab["value"] >= HIGH_INR:
-                entries.append(_Entry("high inr", f"INR {lab['value']:g}", new))
-            if (lab.get("type") == "potassium" and isinstance(lab.get("value"), (int, float))
-                    and lab["value"] >= HIGH_POTASSIUM):
-                entries.append(_Entry("hyperkalemia", f"potassium {lab['value']:g}", new))
+        entries += [_Entry(condition, measured, new) for condition, measured in measured_conditions(source)]
         demographics = source.get("demographics") or {}
         if demographics.get("pregnant") is True:
             entries.append(_Entry("pregnancy", "pregnancy", new))

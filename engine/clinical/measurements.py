@@ -312,3 +312,39 @@ def _feet_inches(text: str):
         inches = int(match["ft"]) * 12 + int(match["inch"] or 0)
         yield Measurement("vital", _item("height", text, match.start(), match.end(), value=inches, unit="in"),
                           match.start(), match.end())
+
+
+# Measured values that name a condition, for the rules that read conditions (drug cautions, "when to get help
+# now"): a blood pressure of 140/90 or more, an eGFR under 60, an INR above every usual warfarin target range
+# (2-3, or 2.5-3.5 for some valves), hyperkalemia, and a blood glucose at which the usual advice is to check for
+# ketones (above 240 mg/dL).
+HIGH_INR = 4.0
+HIGH_POTASSIUM = 5.5  # mmol/L
+HIGH_GLUCOSE_MG_DL = 250
+HIGH_GLUCOSE_MMOL_L = 13.9
+
+
+def measured_conditions(source: dict) -> list[tuple[str, str]]:
+    """(condition, what was measured) for each vital or lab of `source` (slots or a profile) that names a
+    condition: ("hypertension", "blood pressure 150/95"), ("chronic kidney disease", "eGFR 35"), ("high inr",
+    "INR 4.5"), ("hyperkalemia", "potassium 6.1"), ("hyperglycemia", "blood glucose 300")."""
+    found = []
+    for vital in (source or {}).get("vitals", []) or []:
+        if isinstance(vital, dict) and vital.get("type") == "blood_pressure" and (
+                (vital.get("systolic") or 0) >= 140 or (vital.get("diastolic") or 0) >= 90):
+            found.append(("hypertension", f"blood pressure {vital.get('systolic')}/{vital.get('diastolic')}"))
+    for lab in (source or {}).get("labs", []) or []:
+        value = lab.get("value") if isinstance(lab, dict) else None
+        if not isinstance(value, (int, float)):
+            continue
+        kind = lab.get("type")
+        if kind == "egfr" and value < 60:
+            found.append(("chronic kidney disease", f"eGFR {value}"))
+        elif kind == "inr" and value >= HIGH_INR:
+            found.append(("high inr", f"INR {value:g}"))
+        elif kind == "potassium" and value >= HIGH_POTASSIUM:
+            found.append(("hyperkalemia", f"potassium {value:g}"))
+        elif kind == "glucose" and value >= (HIGH_GLUCOSE_MMOL_L if str(lab.get("unit") or "").lower() == "mmol/l"
+                                             else HIGH_GLUCOSE_MG_DL):
+            found.append(("hyperglycemia", f"blood glucose {value:g}"))
+    return found

@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from engine.clinical.lexicon import lexicon_dir, read_rows
+from engine.clinical.measurements import measured_conditions
 
 LANGUAGES = ("en", "ko")
 MAX_SIGNS = 7
@@ -43,15 +44,12 @@ def table() -> dict[str, WarningSigns]:
 
 # The slots whose items the table may cover: symptoms, and injuries such as head injuries.
 SLOTS = ("symptoms", "conditions")
-# A measured blood glucose this high names high blood sugar ("her sugar is 300"): above 240 mg/dL the
-# usual advice is to check for ketones, and the signs of ketoacidosis are what must not wait.
-HIGH_GLUCOSE_MG_DL = 250
-HIGH_GLUCOSE_MMOL_L = 13.9
 
 
 def symptoms_with_signs(slots: dict) -> list[str]:
     """The symptoms and injuries of `slots` (not negated, in the order written) that the table covers,
-    and high blood sugar when a measured glucose is HIGH_GLUCOSE_MG_DL or more."""
+    then what a measured value names that it covers (high blood sugar from a blood glucose of 250 mg/dL or
+    more: `measured_conditions`)."""
     names: list[str] = []
     for item in (i for slot in SLOTS for i in (slots or {}).get(slot, [])):
         if not isinstance(item, dict) or item.get("negated"):
@@ -59,20 +57,10 @@ def symptoms_with_signs(slots: dict) -> list[str]:
         name = str(item.get("name") or "").lower()
         if name in table() and name not in names:
             names.append(name)
-    if "hyperglycemia" in table() and "hyperglycemia" not in names and _high_glucose(slots):
-        names.append("hyperglycemia")
+    for name, _measured in measured_conditions(slots):
+        if name in table() and name not in names:
+            names.append(name)
     return names
-
-
-def _high_glucose(slots: dict) -> bool:
-    for lab in (slots or {}).get("labs", []) or []:
-        if not isinstance(lab, dict) or lab.get("type") != "glucose" or not isinstance(lab.get("value"), (int, float)):
-            continue
-        value = lab["value"]
-        limit = HIGH_GLUCOSE_MMOL_L if str(lab.get("unit") or "").lower() == "mmol/l" else HIGH_GLUCOSE_MG_DL
-        if value >= limit:
-            return True
-    return False
 
 
 def warning_signs(symptoms: Sequence[str], language: str, limit: int = MAX_SIGNS) -> list[str]:

@@ -298,8 +298,8 @@ class QueryTranslator:
     def _pregnancy_page(self, focus_keys: list[str]) -> list[SubQuery]:
         """"임신 중인데 감기약 먹어도 되나요?": a medicine asked about in pregnancy is also searched by the
         knowledge base's page on medicines in pregnancy, whether or not the medicine has a page of its own."""
-        page = next(iter(self._group_pages("", ["pregnant"], True)), None)
-        if page is None or page in focus_keys:
+        page = PREGNANCY_MEDICINES
+        if page not in self.index.by_focus or page in focus_keys:
             return []
         focus_keys.append(page)
         return [SubQuery(question_form("information", page), [page], "information", page, terms=[page])]
