@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from engine.clinical.lexicon import english_display_names, korean_name_slots, korean_names
+from engine.clinical.measurements import korean_lab_names
 from engine.clinical.slot_model import NAMING_SLOTS
 from engine.text import has_hangul, tokenize
 
@@ -217,8 +218,9 @@ def interaction_lead(slots: dict, question: str, language: str) -> str:
 
 
 def korean_name(english: str, concept_id: str | None = None) -> str | None:
-    """The Korean name of a concept: the lexicon's, else a Hangul synonym in the loaded pack."""
-    name = korean_names().get((english or "").lower())
+    """The Korean name of a concept: the lexicon's, else a lab test's ("HbA1c" -> "당화혈색소"), else a
+    Hangul synonym in the loaded pack."""
+    name = korean_names().get((english or "").lower()) or korean_lab_names().get((english or "").lower())
     if name:
         return name
     if concept_id:

@@ -636,7 +636,7 @@ _RESOURCE_POINTER = re.compile(r"^(?:\((?:[Ff]or [^,)]{1,40}, )?)?(?:Please\s+)?
 # The rare-disease pages' symptom tables (a list of phenotype terms with frequencies) and the
 # notes around them read as one run-on sentence of terms, not a statement.
 _SYMPTOM_TABLE = re.compile(r"approximate number of patients|human phenotype ontology|\borphanet\b"
-                            r"|medical dictionary to look up|frequency of a sign or symptom|\bthe table below\b"
+                            r"|medical dictionary to look up|frequency of a sign or symptom|\bthe tables? below\b"
                             r"|(?:\d+(?:\.\d+)?% [^%]{1,40}){3}", re.I)
 # A note on who funds research ("The NINDS supports a broad range of research on neural tube
 # defects ...") or what it seeks ("Research programs of the NINDS ... seek to address unanswered
@@ -785,6 +785,16 @@ def plan_focus(plan) -> list[str]:
     return names[:2]
 
 
+def plan_names(plan, focus: Sequence[str]) -> list[str]:
+    """`focus` with every name the query plan searched each by (its sub-queries' focus lists)."""
+    names = list(focus)
+    for sub in getattr(plan, "subqueries", None) or []:
+        found = getattr(sub, "focus", None) or []
+        if found and found[0] in focus:
+            names += [n for n in found[1:] if n not in names]
+    return names
+
+
 # A question about what to eat ("빈혈이 있으면 뭘 먹어야 하나요?", "What should I eat if I have gout?")
 # is answered by sentences about foods and nutrients, whatever its kind.
 _ASKS_ABOUT_FOOD = re.compile(r"(?:뭘|뭐|무엇을|어떤\s*걸)\s*(?:먹|섭취)|" + FOOD_WORD_KO + r"|식단|식이|식사|"
@@ -849,11 +859,16 @@ def asks_about_food(question: str) -> bool:
     return bool(_ASKS_ABOUT_FOOD.search(asked_part(question)))
 
 
+def _names_nothing(slots: dict) -> bool:
+    """Whether the question names no condition, medicine, symptom or allergy the record can hold."""
+    return not any(isinstance(i, dict) and i.get("name") for key in NAMING_SLOTS for i in (slots or {}).get(key, []))
+
+
 def english_query(question: str, slots: dict, kind: str, focus: Sequence[str] = ()) -> str:
     """The question as the English embedder can read it: itself; for Korean the English
     names of its linked concepts plus the kind ("What causes gout?"); for a long message
     its focus (the query plan's) plus the kind, else the sentences that ask."""
-    if focus:
+    if focus and (has_hangul(question) or is_message(question)):
         return _PHRASING[kind].format(f=" and ".join(focus))
     if not has_hangul(question):
         return asked_part(question) if is_message(question) else question
@@ -1763,7 +1778,10 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     message = is_message(question)
     # "My child was diagnosed with croup. What are the symptoms?" asks for symptoms.
     kind = asked_kind(question, slots)
-    focus = plan_focus(plan) if message and plan is not None else []
+    # A long message is scored against its plan's focus; so is a question that names nothing the record
+    # holds: a lab test ("당화혈색소 정상 수치가 얼마예요?") or the condition a measured value names ("My
+    # potassium is 5.8. What does that mean?" is about high potassium).
+    focus = plan_focus(plan) if plan is not None and (message or _names_nothing(slots)) else []
     query = english_query(question, slots, kind, focus)
     texts = framing.texts(language)
     messages = dict.fromkeys(a["message"] for a in alerts if a.get("message") and a.get("kind") != "emergency")
@@ -1772,7 +1790,10 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
         line = _profile_line(profile_summary, language)
         if line:
             frame_top.append(Support(line, kind=PROFILE))
-    asked = question_topic(focus, slots, checker.concepts, kind) if checker.concepts is not None else Topic()
+    # A short question's topic is its focus under any of the plan's names for it ("High blood glucose can
+    # happen if you ..." is about hyperglycemia).
+    topic_names = focus if message else plan_names(plan, focus)
+    asked = question_topic(topic_names, slots, checker.concepts, kind) if checker.concepts is not None else Topic()
     if asked.medicine and ((slots or {}).get("demographics") or {}).get("pregnant"):
         # A pregnant asker's medicine question is answered by the page on medicines in pregnancy too.
         asked = replace(asked, pages=frozenset({PREGNANCY_MEDICINES}))
@@ -1787,7 +1808,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     if repeated:
         decisions.append(f"compose: {repeated} sentences left out: the knowledge base repeats them word for word on "
                          f"many pages (its sites' boilerplate)")
-    if focus:
+    if focus and message:
         decisions.append(f"compose: a long message; sentences scored against its focus ({len(focus)} concepts) "
                          f"and question kind")
     chosen: list[tuple[Evidence, float]] = []

@@ -96,11 +96,9 @@ def support_checker(services) -> SupportChecker:
 
 
 def query_plan(services, text: str):
-    """The knowledge service's query plan for a long message (its focus concepts), or None."""
-    from engine.agent.composer import is_message
-
+    """The knowledge service's query plan for the question (its focus concepts), or None."""
     planner = getattr(services.knowledge, "plan", None)
-    if planner is None or not is_message(text):
+    if planner is None:
         return None
     try:
         return planner(text)

@@ -11,7 +11,7 @@ from engine.clinical.allergies import ALLERGY_WORDS, find_allergies
 from engine.clinical.demographics import find_demographics
 from engine.clinical.drug_alerts import class_names
 from engine.clinical.lexicon import IGNORE, load_lexicon
-from engine.clinical.measurements import load_specs
+from engine.clinical.measurements import find_measurements, lab_names, load_specs, measured_conditions
 from engine.clinical.mentions import Mention, find_mentions
 from engine.clinical.misspelling import KoreanSpellings
 from engine.clinical.negation import apply_negation
@@ -96,7 +96,41 @@ class PackConceptFinder:
                         "start": mention.start, "end": mention.end, "negated": mention.negated,
                         "text": mention.text, "allergy": mention.start in allergic,
                         "classes": class_names(mention.name) if mention.slot == "medication" else []})
-        return out
+        return self._with_lab_tests(text, out)
+
+    def _with_lab_tests(self, text: str, mentions: list[dict]) -> list[dict]:
+        """Lab tests no concept covers, as mentions of slot "test": "당화혈색소 정상 수치가 얼마예요?"
+        and "What does a high ALT mean?" name no condition, yet the knowledge base has pages on the
+        tests. A concept that covers the words wins ("콜레스테롤이 높아요" is high cholesterol), and so
+        does the condition a measured value names: "혈당이 250이에요" is about hyperglycemia."""
+        measured = {m.start: m.item for m in find_measurements(text) if m.kind == "lab"}
+        tests = []
+        for lab in lab_names(text):
+            named = measured_conditions({"labs": [measured[lab.start]]}) if lab.start in measured else []
+            concept = self._concept_named(named[0][0]) if named else None
+            overlapping = [m for m in mentions if m["start"] < lab.end and lab.start < m["end"]]
+            if concept is not None:
+                # "My potassium is 5.8" is not about the potassium taken as a medicine.
+                mentions = [m for m in mentions if m not in overlapping]
+                synonyms = [s for s in concept.synonyms if not has_hangul(s)]
+                tests.append({"name": concept.name, "synonyms": synonyms[: self.synonyms], "slot": concept.slot,
+                              "start": lab.start, "end": lab.end, "negated": False, "text": lab.text,
+                              "allergy": False, "classes": [], "measured": True})
+            elif lab.english and not overlapping:
+                tests.append({"name": lab.english[0], "synonyms": lab.english[1:], "slot": "test", "start": lab.start,
+                              "end": lab.end, "negated": False, "text": lab.text, "allergy": False, "classes": []})
+        return sorted([*mentions, *tests], key=lambda m: m["start"]) if tests else mentions
+
+    def _concept_named(self, name: str):
+        """The pack's concept of that name, else of that synonym ("hyperkalemia" is "High potassium level")."""
+        if not self._by_name:
+            for concept in self.pack.concepts.values():
+                self._by_name.setdefault(concept.name.lower(), concept.concept_id)
+        concept_id = self._by_name.get(name.lower())
+        if concept_id is None:
+            concept_id = next((c.concept_id for c in self.pack.concepts.values()
+                               if any(s.lower() == name.lower() for s in c.synonyms)), None)
+        return self.pack.concept(concept_id) if concept_id else None
 
     def _beyond_lexicon(self, text: str, mentions: list[Mention]) -> list[Mention]:
         """Drugs written in Hangul that no lexicon term covers, found by their sound, and long

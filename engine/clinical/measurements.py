@@ -231,6 +231,49 @@ def _looks_like_date_or_ratio(text: str, start: int, end: int) -> bool:
     return bool(re.search(r"날짜|월|일\b|date|ratio|비율|score|점수|/\d{2,4}/", around))
 
 
+@dataclass(frozen=True)
+class LabName:
+    """A lab test named in a text, with or without a value: "당화혈색소 정상 수치가 얼마예요?"."""
+
+    spec: MeasurementSpec
+    text: str
+    start: int
+    end: int
+
+    @property
+    def english(self) -> list[str]:
+        """The test's English names a knowledge base can be searched by, its own name first.
+        Names of two letters or fewer ("K", "Cr") and a bare "sugar" name too much else."""
+        names = [self.spec.name, *(_plain(n) for n in self.spec.names)]
+        return [n for n in dict.fromkeys(names)
+                if n.isascii() and len(n) > 2 and n.lower() not in _AMBIGUOUS_LAB_NAMES]
+
+
+_AMBIGUOUS_LAB_NAMES = {"sugar", "sugars", "urea", "creat", "cre"}
+
+
+@lru_cache(maxsize=1)
+def korean_lab_names() -> dict[str, str]:
+    """A lab test's English name (lower case) -> its first Korean name ("hba1c" -> "당화혈색소")."""
+    return {spec.name.lower(): next(n for n in spec.names if re.search(f"[{_H}]", n))
+            for spec in load_specs() if spec.kind == "lab" and any(re.search(f"[{_H}]", n) for n in spec.names)}
+
+
+def lab_names(text: str, directory: Path | None = None) -> list[LabName]:
+    """Every lab test named in `text` (vitals are left out), in reading order."""
+    compiled = _compiled(directory)
+    found = []
+    for match in compiled.names.finditer(text):
+        spec = compiled.by_name.get(_plain(match.group(0)))
+        written = match.group(0)
+        if spec is None or spec.kind != "lab":
+            continue
+        if written.isascii() and (len(written) <= 2 or written.lower() in _AMBIGUOUS_LAB_NAMES):
+            continue
+        found.append(LabName(spec, written, match.start(), match.end()))
+    return found
+
+
 def _number(raw: str) -> float:
     value = float(raw.replace(",", ""))
     return int(value) if value.is_integer() and "." not in raw else value

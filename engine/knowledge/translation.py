@@ -29,6 +29,7 @@ from typing import Callable, Mapping, Sequence
 
 from engine.knowledge.questions import (DRUG_QTYPES, PREGNANCY_MEDICINES, QuestionIndex, detect_qtypes, focus_key, label,
                                        question_form)
+from engine.text import tokenize
 
 # concepts(text) -> mentions as mappings: name, synonyms, slot, start, end, negated.
 ConceptFinder = Callable[[str], Sequence[Mapping]]
@@ -77,6 +78,7 @@ _COMBINATION_GAP = re.compile(r"^\s*(?:and|&|\+|/|,|및|과|와|랑|하고)?\s*$
 _FOCUS_SLOTS = ("condition", "medication")
 _ALLERGY_WORDS = {"allergy", "allergies", "anaphylaxis"}
 MAX_SUBQUERIES = 4
+_KNOWN_TEST_PASSAGES = 3
 # What holds for a drug class holds for its members (its side effects and precautions, not its
 # dose): a question about one medicine the knowledge base has no page on is also searched by its
 # class's page ("Antidepressants" for sertraline). Not a clinical message or a question about two
@@ -189,13 +191,26 @@ class QueryTranslator:
         self.concepts = concepts
         self.synonyms = synonyms
         self.index = QuestionIndex()
+        self._last: tuple[tuple, QueryPlan | None] | None = None
 
     def plan(self, query: str, kb=None) -> QueryPlan | None:
+        """The plan of `query`; the last one is kept, since a turn asks for its plan twice (the search,
+        then the composer)."""
+        key = (query, id(kb), getattr(kb, "size", None))
+        last = self._last
+        if last is not None and last[0] == key:
+            return last[1]
+        plan = self._plan(query, kb)
+        self._last = (key, plan)
+        return plan
+
+    def _plan(self, query: str, kb=None) -> QueryPlan | None:
         mentions = [m for m in self.concepts(query) if not m.get("negated")]
+        if kb is not None and mentions:
+            self.index.refresh(kb)
+            mentions = [m for m in mentions if m["slot"] != "test" or self._known_test(m, kb)]
         if not mentions:
             return None
-        if kb is not None:
-            self.index.refresh(kb)
         sentences = _sentences(query)
         asked = _questions(sentences)
         qtypes = detect_qtypes(" ".join(s[2] for s in asked))
@@ -234,7 +249,9 @@ class QueryTranslator:
             names = self._names(mention)
             # The words as written first when written in English: "iron deficiency anemia"
             # may be a synonym of the concept "anemia", and the page the asker meant.
-            written = [mention.get("text") or ""] if not _has_hangul(mention.get("text") or "") else []
+            # Not a measured lab's name: "blood sugar is 300" is about hyperglycemia.
+            written = ([mention.get("text") or ""] if not _has_hangul(mention.get("text") or "")
+                       and not mention.get("measured") else [])
             own = self.index.best_focus([*written, *names], qtypes) if kb is not None else None
             if own:
                 focus_keys.append(own)
@@ -280,6 +297,16 @@ class QueryTranslator:
                          list(dict.fromkeys(k for k in boost_keys if k not in focus_keys)),
                          list(dict.fromkeys(related)) if drug_question or "inheritance" in qtypes else [],
                          facts[:4], by_class=by_class)
+
+    def _known_test(self, mention: Mapping, kb) -> bool:
+        """Whether the knowledge base speaks of a lab test: a page on it, or a one-word name of it (TSH,
+        PSA) in a few passages. One it does not know ("INR", in one passage's list of liver tests) is not
+        searched: the closest passages to its bare name merely share its letters."""
+        names = self._names(mention)
+        if self.index.best_focus(names, []):
+            return True
+        return any(len(kb.search_bm25(tokenize(name), _KNOWN_TEST_PASSAGES)) >= _KNOWN_TEST_PASSAGES
+                   for name in names if len(tokenize(name)) == 1)
 
     @staticmethod
     def _treated_complaint(focus: list[Mapping], complaint: list[Mapping], qtypes: list[str]) -> list[Mapping]:

@@ -2594,3 +2594,51 @@ def test_the_side_effects_of_a_medicine_the_asker_takes_are_about_that_medicine(
     topic = question_topic([], slots, lambda text: set(), "side_effects")
     assert topic.ids == {"C3"} and topic.medicine
     assert question_topic([], slots, lambda text: set(), "causes").ids == {"C1", "C2", "C3"}
+
+
+def test_a_korean_question_about_a_lab_test_is_answered_from_the_page_on_the_test(minilm, clinical_pack):
+    """"당화혈색소 정상 수치가 얼마예요?" names no condition, medicine or symptom, only a test: the query
+    plan's focus is its topic, the lead names the test in Korean, and the answer is not refused."""
+    from engine.agent.writer import concept_reader
+    from engine.clinical import PackConceptFinder, extract
+    from engine.knowledge.translation import QueryTranslator
+
+    a1c = Passage("a1c", "A1C is a blood test for type 2 diabetes and prediabetes. It measures your average blood "
+                  "glucose, or blood sugar, level over the past 3 months. A normal A1C level is below 5.7 percent.",
+                  title="What is (are) A1C ?")
+    air = Passage("air", "Air pollution is a mixture of solid particles and gases in the air.",
+                  title="Do you have information about Air Pollution")
+    question = "당화혈색소 정상 수치가 얼마예요?"
+    plan = QueryTranslator(PackConceptFinder()).plan(question)
+    checker = SupportChecker(minilm, concept_reader(SimpleNamespace(clinical=SimpleNamespace(extract=extract))))
+    composition = compose(question=question, language="ko", slots=extract(question), documents=[a1c, air],
+                          checker=checker, plan=plan)
+    assert composition.text.startswith("당화혈색소에 대해")
+    sourced = [s.text for s in composition.sentences if s.kind == "sourced"]
+    assert "A normal A1C level is below 5.7 percent." in sourced
+    assert not any("Air pollution" in s for s in sourced)
+    assert not [d for d in composition.decisions if "long message" in d or "no medical term" in d]
+
+
+def test_a_measured_value_makes_its_condition_the_topic_of_an_english_question(minilm, clinical_pack):
+    """"My potassium is 5.8" is about high potassium: a page on a disease that potassium aggravates is not."""
+    from engine.agent.writer import concept_reader
+    from engine.clinical import PackConceptFinder, extract
+    from engine.knowledge.translation import QueryTranslator
+
+    high = Passage("high", "High potassium level is a problem in which the amount of potassium in the blood is "
+                   "higher than normal. The medical name of this condition is hyperkalemia. The kidneys may not "
+                   "remove enough potassium when they do not work well. Some blood pressure drugs can cause a high "
+                   "potassium level.",
+                   title="Do you have information about High potassium level")
+    myotonia = Passage("myotonia", "Potassium aggravated myotonia is a group of diseases that causes tensing and "
+                       "stiffness of skeletal muscles.", title="What is (are) Potassium aggravated myotonia ?")
+    question = "My potassium is 5.8. What does that mean?"
+    plan = QueryTranslator(PackConceptFinder()).plan(question)
+    checker = SupportChecker(minilm, concept_reader(SimpleNamespace(clinical=SimpleNamespace(extract=extract))))
+    composition = compose(question=question, language="en", slots=extract(question), documents=[high, myotonia],
+                          checker=checker, plan=plan)
+    sourced = [s.text for s in composition.sentences if s.kind == "sourced"]
+    assert sourced and sourced[0].startswith("High potassium level is a problem")
+    assert not any("myotonia" in s for s in sourced), composition.decisions
+    assert composition.query == question  # an English question is embedded as asked

@@ -49,3 +49,24 @@ def test_everyday_names_and_upper_case_abbreviations_name_their_condition(clinic
     assert names("all of them") == []
     # A medicine's mention carries its drug classes, which stand in when the medicine has no page.
     assert "antidepressants" in finder("sertraline side effects")[0]["classes"]
+
+
+def test_lab_tests_are_mentions_and_a_measured_value_names_its_condition(clinical_pack):
+    from engine.clinical import PackConceptFinder
+
+    finder = PackConceptFinder(clinical_pack)
+
+    def found(text):
+        return [(m["name"], m["slot"]) for m in finder(text)]
+
+    assert found("당화혈색소 정상 수치가 얼마예요?") == [("HbA1c", "test")]
+    assert found("What is a normal A1C?") == [("HbA1c", "test")]
+    assert found("갑상선 수치가 높대요") == [("TSH", "test")]
+    # A measured value names the condition it shows, not the test and not a medicine.
+    assert found("혈당이 250이에요. 어떻게 해야 돼요?") == [("hyperglycemia", "condition")]
+    assert found("My potassium is 5.8. What does that mean?") == [("High potassium level", "symptom")]
+    assert finder("My blood sugar is 300.")[0]["measured"]
+    # A concept that covers the words wins over the test.
+    assert found("콜레스테롤 수치가 높대요") == [("high cholesterol", "condition")]
+    # Two-letter names (K, Na, Cr) name too much else.
+    assert found("Vitamin K and Na") == [] or all(slot != "test" for _, slot in found("Vitamin K and Na"))

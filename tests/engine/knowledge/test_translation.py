@@ -343,3 +343,32 @@ def test_a_medicine_asked_about_in_pregnancy_is_searched_on_the_page_on_medicine
     assert set(ranking.doc_ids[:2]) == {"m/1", "m/2"}
     plain = pregnancy_retriever.rank("감기약 먹어도 되나요?", k=3)
     assert "pregnancy" not in plain.query and "m/1" not in plain.doc_ids[:2]
+
+
+LABS = [
+    ("l/1", "What is (are) A1C ?", "A1C is a blood test for type 2 diabetes and prediabetes."),
+    ("l/2", "Do you have information about High potassium level", "High potassium level is a problem in which the "
+     "amount of potassium in the blood is higher than normal."),
+    ("l/3", "What is (are) Hypothyroidism ?", "A TSH reading above normal means a person has hypothyroidism."),
+    ("l/4", "What are the treatments for Hypothyroidism ?", "The TSH test is checked six weeks after a dose change."),
+    ("l/5", "How to diagnose Hyperthyroidism ?", "A TSH reading below normal means a person has hyperthyroidism."),
+    ("l/6", "Do you have information about Liver function tests", "Tests include ALT, AST and the prothrombin "
+     "time, also expressed as the international normalized ratio (INR)."),
+    *TINY[4:8],  # other pages, so that a name in three passages is not in half of them
+]
+
+
+@pytest.fixture(scope="module")
+def labs_retriever(tmp_path_factory, translator):
+    yield from _retriever(tmp_path_factory.mktemp("labs_kb"), translator, LABS, "lab-tests")
+
+
+def test_a_lab_test_is_searched_by_its_page_or_its_name_and_a_measured_value_by_its_condition(labs_retriever):
+    a1c = labs_retriever.rank("당화혈색소 정상 수치가 얼마예요?", k=3)
+    assert a1c.plan is not None and a1c.doc_ids[0] == "l/1"
+    potassium = labs_retriever.rank("칼륨이 6.0이래요. 위험한가요?", k=3)
+    assert "high potassium level" in potassium.query and potassium.doc_ids[0] == "l/2"
+    # No page on TSH, but three passages name it.
+    assert labs_retriever.plan("TSH가 높게 나왔어요. 무슨 뜻이에요?") is not None
+    # One passage's list names INR: nothing to search it by.
+    assert labs_retriever.plan("INR 4.5 나왔어요. 괜찮아요?") is None
