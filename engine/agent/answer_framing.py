@@ -38,6 +38,7 @@ LEADS = {
         "interaction": "What the sources say about taking {topic} together:",
         "what_to_do": "What the sources advise about {topic}:",
         "food": "What the sources say about eating and diet with {topic}:",
+        "how_long": "The duration of {topic}, according to the sources:",
         "precaution": "What the sources say about taking {medicine} with {condition}:",
         "with_alcohol": "What the sources say about drinking alcohol while taking {medicine}:",
         "with_others": "What the sources say about taking {medicine} with other medicines, food or drink:",
@@ -54,6 +55,7 @@ LEADS = {
         "interaction": "{topic} 병용(함께 복용)에 대해 출처에서 찾은 내용입니다.",
         "what_to_do": "{topic}에 관해 지금 할 수 있는 일을 출처에서 찾은 내용입니다.",
         "food": "{topic}에 관련된 음식과 식사에 대해 출처에서 찾은 내용입니다.",
+        "how_long": "{topic}의 지속 기간에 대해 출처에서 찾은 내용입니다.",
         "precaution": "{condition} 환자의 {medicine} 복용에 대해 출처에서 찾은 내용입니다.",
         "with_alcohol": "{medicine} 복용 중 음주에 대해 출처에서 찾은 내용입니다.",
         "with_others": "{medicine} 복용 시 다른 약이나 음식과의 병용에 대해 출처에서 찾은 내용입니다.",
@@ -74,6 +76,7 @@ LEADS_NO_TOPIC = {
         "interaction": "What the sources say about taking these together:",
         "what_to_do": "What the sources advise:",
         "food": "What the sources say about eating and diet:",
+        "how_long": "How long it lasts, according to the sources:",
     },
     "ko": {
         "definition": "이 질문에 대해 출처에서 찾은 설명입니다.",
@@ -87,6 +90,7 @@ LEADS_NO_TOPIC = {
         "interaction": "함께 복용하는 것에 대해 출처에서 찾은 내용입니다.",
         "what_to_do": "지금 할 수 있는 일을 출처에서 찾은 내용입니다.",
         "food": "음식과 식사에 대해 출처에서 찾은 내용입니다.",
+        "how_long": "지속 기간에 대해 출처에서 찾은 내용입니다.",
     },
 }
 TEXTS = {
@@ -176,9 +180,11 @@ def texts(language: str) -> dict:
 FOOD_LEAD_KINDS = ("what_to_do", "treatment", "prevention")
 
 
-def lead(kind: str, topic: str, language: str, food: bool = False) -> str:
+def lead(kind: str, topic: str, language: str, food: bool = False, how_long: bool = False) -> str:
     if food and kind in FOOD_LEAD_KINDS:
         kind = "food"
+    elif how_long and kind == "definition":
+        kind = "how_long"
     if not topic:
         templates = LEADS_NO_TOPIC.get(language, LEADS_NO_TOPIC["en"])
         return templates.get(kind, templates["definition"])

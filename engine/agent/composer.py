@@ -795,6 +795,23 @@ def plan_names(plan, focus: Sequence[str]) -> list[str]:
     return names
 
 
+# A question about how long something lasts ("감기 얼마나 오래 가요?", "How long does shingles last?") is
+# answered by sentences that give a time span, whatever its kind; not how long a medicine is taken.
+_ASKS_HOW_LONG = re.compile(r"얼마나\s*(?:오래|가|지속|걸리|걸려)|며칠|몇\s*(?:일|주|달)\s*(?:동안|정도|이나|가|만에)|언제까지|"
+                            r"얼마\s*동안|\bhow long (?:does|do|will|would|did|is|are|can)\b(?! \w+ (?:take|use|stay on)\b)"
+                            r"|\bhow many (?:days|weeks)\b", re.I)
+_NOT_HOW_LONG = re.compile(r"(?:먹어야|복용해야|먹여야|맞아야|써야|발라야)", re.I)
+_A_TIME_SPAN = re.compile(r"\b(?:lasts?|lasted|lasting|go(?:es)? away|clears? up|heals?|subsides?|gone|crust over|improve)\b"
+                          r"|\b(?:for|within|after|over|in|up to|about|around|takes?)\s+(?:about\s+|another\s+|the next\s+)?"
+                          r"(?:\d+|a few|several|one|two|three|four|five|six|seven|ten|a|an)"
+                          r"(?:\s*(?:to|or|-)\s*(?:\d+|\w+))?\s+(?:days?|weeks?|months?|years?|hours?)\b", re.I)
+
+
+def asks_how_long(question: str) -> bool:
+    asked = asked_part(question)
+    return bool(_ASKS_HOW_LONG.search(asked)) and not _NOT_HOW_LONG.search(asked)
+
+
 # A question about what to eat ("빈혈이 있으면 뭘 먹어야 하나요?", "What should I eat if I have gout?")
 # is answered by sentences about foods and nutrients, whatever its kind.
 _ASKS_ABOUT_FOOD = re.compile(r"(?:뭘|뭐|무엇을|어떤\s*걸)\s*(?:먹|섭취)|" + FOOD_WORD_KO + r"|식단|식이|식사|"
@@ -828,11 +845,13 @@ def _condition_names() -> re.Pattern:
 _NAMED_SYMPTOM_KINDS = frozenset({"symptoms", "side_effects"})
 
 
-def speaks_to(sentence: str, kind: str, food: bool = False) -> bool:
+def speaks_to(sentence: str, kind: str, food: bool = False, how_long: bool = False) -> bool:
     """The sentence has the asked kind's cue words, or, for a symptoms or side-effects question, names
     a symptom the lexicon knows ("It causes a barking cough and a hoarse voice"), or, for a question
-    about what to eat, speaks of food other than as a cause, or, for a side-effects question, says
-    what the medicine can cause (`_MAY_CAUSE`)."""
+    about what to eat, speaks of food other than as a cause, or, for a question about how long it lasts,
+    gives a time span, or, for a side-effects question, says what the medicine can cause (`_MAY_CAUSE`)."""
+    if how_long and _A_TIME_SPAN.search(sentence):
+        return True
     # A poor diet as a cause ("might be the result of a poor diet") says nothing of what to eat.
     if _FACET_CUES[kind].search(sentence) or (food and framing.FOOD_CUES.search(sentence)
                                               and not _FACET_CUES["causes"].search(sentence)):
@@ -878,6 +897,8 @@ def english_query(question: str, slots: dict, kind: str, focus: Sequence[str] = 
     focus_text = " and ".join(dict.fromkeys(names)) or latin
     if focus_text and kind == "what_to_do" and asks_about_food(question):
         return f"What foods should people with {focus_text} eat?"
+    if focus_text and kind == "definition" and asks_how_long(question):
+        return f"How long does {focus_text} last?"
     return _PHRASING[kind].format(f=focus_text) if focus_text else question
 
 
@@ -937,6 +958,7 @@ class Reading:
     kind: str = ""
     medicine: bool = False
     food: bool = False
+    how_long: bool = False
 
     def facet(self, sentence: str) -> str:
         return facet(sentence, self.kind, self.medicine, self.food)
@@ -1444,7 +1466,7 @@ def answers_the_kind(sentence: str, reading: Reading) -> bool:
     if reading.kind not in _FACET_CUES:
         return True
     answering = ANSWERING_FACETS.get(reading.kind, {reading.kind})
-    return any(speaks_to(sentence, kind, reading.food) for kind in answering)
+    return any(speaks_to(sentence, kind, reading.food, reading.how_long) for kind in answering)
 
 
 def another_concept(page: str, topic: Topic, concepts) -> bool:
@@ -1549,7 +1571,7 @@ def relevance_weights() -> np.ndarray:
 def relevance_features(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarray, *, kind: str,
                        topic_terms: Sequence[str], sources: int, longest: int = 45, query: str = "",
                        answering: set[int] = frozenset(), aside: set[int] = frozenset(), food: bool = False,
-                       pairs: dict[str, tuple[Evidence, Evidence]] | None = None,
+                       how_long: bool = False, pairs: dict[str, tuple[Evidence, Evidence]] | None = None,
                        page_words: dict[int, set[str]] | None = None, quote_letters: int = 0,
                        topic_pages: set[int] = frozenset()) -> np.ndarray:
     """One row of RELEVANCE_FEATURES per sentence of the pool (see `select`)."""
@@ -1568,7 +1590,7 @@ def relevance_features(query_vector: np.ndarray, pool: Sequence[Evidence], vecto
                       or (kind in _ABOUT_THE_CONDITION and item.source not in topic_pages
                           and defines_another(item.text, named)))
         said = beyond_the_topic(item.text, topic_terms) if kind in _NAMED_SYMPTOM_KINDS else item.text
-        speaks = speaks_to(said, kind, food) and not wrong_side
+        speaks = speaks_to(said, kind, food, how_long) and not wrong_side
         means = speaks and names_the_means(said, kind)
         main_one = not wrong_side and states_the_main_one(item.text, kind)
         another = (not wrong_side and not main_one
@@ -1594,7 +1616,7 @@ def relevance_features(query_vector: np.ndarray, pool: Sequence[Evidence], vecto
 def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarray, *, kind: str,
            topic_terms: Sequence[str], sources: int, limit: int, longest: int = 45,
            query: str = "", answering: set[int] = frozenset(),
-           aside: set[int] = frozenset(), food: bool = False,
+           aside: set[int] = frozenset(), food: bool = False, how_long: bool = False,
            pairs: dict[str, tuple[Evidence, Evidence]] | None = None,
            complete_pairs: bool = False,
            page_words: dict[int, set[str]] | None = None,
@@ -1605,7 +1627,8 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
     (`LEXICAL_DUPLICATE`) is never chosen, nor a list that says it is of another kind
     (`lists_another_kind`: "Symptoms include pain, swelling …" tells no one what to do for a
     sprain), nor, but for what something is, a sentence that only gives a name (`only_names`).
-    For a question about what to eat (`food`), a sentence about foods speaks to the asked kind. With
+    For a question about what to eat (`food`), a sentence about foods speaks to the asked kind, and for one
+    about how long something lasts (`how_long`), a sentence that gives a time span. With
     `complete_pairs` (an English answer, where quotes are not rationed by the Korean share), a
     definition's sentence chosen alone is quoted with its pronoun follower instead when the pair is
     nearly as relevant (`PAIR_MARGIN`) and the follower says more (`_says_more`): "Conjunctivitis is
@@ -1615,7 +1638,7 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
     pairs = pairs or {}
     features = relevance_features(query_vector, pool, vectors, kind=kind, topic_terms=topic_terms,
                                   sources=sources, longest=longest, query=query, answering=answering,
-                                  aside=aside, food=food, pairs=pairs, page_words=page_words,
+                                  aside=aside, food=food, how_long=how_long, pairs=pairs, page_words=page_words,
                                   quote_letters=quote_letters, topic_pages=topic_pages)
     relevance = [float(r) for r in features @ relevance_weights()]
     # Asked what to do now, another topic's list of protections is for another hazard and for next time
@@ -1819,7 +1842,8 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     evidence_texts = [e.text for e in evidence]
     medicine = asked.medicine or kind in MEDICINE_KINDS
     food = asks_about_food(question)
-    reading = Reading(kind, medicine, food)
+    how_long = asks_how_long(question)
+    reading = Reading(kind, medicine, food, how_long)
     # A Korean question none of whose terms was recognised cannot be put to the English embedder: any
     # passage it retrieved matches its words by chance (air pollution for "결절종이 뭐예요?").
     unrecognised = language == "ko" and has_hangul(query)
@@ -1900,7 +1924,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
             page_words = page_topic_words(documents, asked)
             weighing = dict(kind=kind, topic_terms=topic_terms, sources=min(len(documents), PASSAGES_USED),
                             longest=LONGEST_KO if language == "ko" else LONGEST, query=query,
-                            answering=answering, aside=aside, food=food, pairs=joined,
+                            answering=answering, aside=aside, food=food, how_long=how_long, pairs=joined,
                             complete_pairs=language != "ko", page_words=page_words,
                             topic_pages=set(page_words) if asked else set(),
                             quote_letters=KO_TIGHTER_LETTERS[0] if language == "ko" else 0,
@@ -1919,7 +1943,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     topic = framing.focus_name(focus, language) if focus else framing.topic_name(_named_in_the_lead(slots, kind),
                                                                                    language)
     lead_text = (kind == "interaction" and not focus and framing.interaction_lead(slots, question, language)
-                 or framing.lead(kind, topic, language, food))
+                 or framing.lead(kind, topic, language, food, how_long))
     gist, named = "", backed
     if language == "ko":
         # The Korean glance line names what all backed sentences say, quoted or not (a Korean
@@ -2053,7 +2077,7 @@ def _within_korean_share(backed, frame_top, reading: Reading, topic, texts, gist
     even those read too English, the most relevant quote that keeps the answer Korean enough is
     quoted instead, alone. A pronoun sentence and the sentence it follows (`follows`, by id)
     count as one quote and are kept or dropped together."""
-    lead = Support(lead_text or framing.lead(reading.kind, topic, "ko", reading.food), kind=NOTICE)
+    lead = Support(lead_text or framing.lead(reading.kind, topic, "ko", reading.food, reading.how_long), kind=NOTICE)
     closing = Support(texts["disclaimer"], kind=NOTICE)
 
     named = backed if named is None else named

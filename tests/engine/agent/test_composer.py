@@ -2642,3 +2642,49 @@ def test_a_measured_value_makes_its_condition_the_topic_of_an_english_question(m
     assert sourced and sourced[0].startswith("High potassium level is a problem")
     assert not any("myotonia" in s for s in sourced), composition.decisions
     assert composition.query == question  # an English question is embedded as asked
+
+
+@pytest.mark.parametrize("question, asks", [
+    ("감기 얼마나 오래 가요?", True),
+    ("독감은 며칠 동안 아파요?", True),
+    ("장염은 며칠이나 가요?", True),
+    ("How long does shingles last?", True),
+    ("How long will my cough last after a cold?", True),
+    # how long a medicine is taken is its dose, not how long the illness lasts
+    ("항생제는 며칠 먹어야 해요?", False),
+    ("How long should I take antibiotics for a UTI?", False),
+    ("How long does it take to use an inhaler?", False),
+    ("What causes gout?", False),
+])
+def test_a_question_about_how_long_something_lasts(question, asks):
+    from engine.agent.composer import asks_how_long
+
+    assert asks_how_long(question) is asks
+
+
+def test_asked_how_long_a_sentence_that_gives_a_time_span_answers_it():
+    from engine.agent.composer import speaks_to
+
+    assert speaks_to("The rash clears up within 2 to 4 weeks.", "definition", how_long=True)
+    assert speaks_to("Rotavirus typically causes vomiting and watery diarrhea for 3 to 7 days.", "definition",
+                     how_long=True)
+    assert not speaks_to("Shingles is caused by the chickenpox virus.", "definition", how_long=True)
+    assert not speaks_to("The rash clears up within 2 to 4 weeks.", "causes")
+
+
+def test_a_korean_question_about_how_long_an_illness_lasts_quotes_the_time_span(minilm, clinical_pack):
+    from engine.agent.writer import concept_reader
+    from engine.clinical import extract
+
+    shingles = Passage("shingles", "Shingles is an outbreak of rash or blisters on the skin. It is caused by the same "
+                       "virus that causes chickenpox. The leading risk factor for shingles is a history of chickenpox. "
+                       "Shingles is more common after age 50. The rash forms blisters that scab over in 7 to 10 days "
+                       "and clear up within 2 to 4 weeks.", title="What is (are) Shingles ?")
+    question = "대상포진은 얼마나 오래 가요?"
+    checker = SupportChecker(minilm, concept_reader(SimpleNamespace(clinical=SimpleNamespace(extract=extract))))
+    composition = compose(question=question, language="ko", slots=extract(question), documents=[shingles],
+                          checker=checker)
+    assert composition.text.startswith("대상포진의 지속 기간에 대해")
+    assert composition.query == "How long does shingles last?"
+    sourced = [s.text for s in composition.sentences if s.kind == "sourced"]
+    assert any("within 2 to 4 weeks" in s for s in sourced), sourced
