@@ -55,7 +55,7 @@ from engine.clinical.lexicon import english_names
 from engine.clinical.slot_model import NAMING_SLOTS, TOPIC_SLOTS, only_asked_about
 from engine.knowledge.boilerplate import normalised
 from engine.knowledge.corpus import title_question
-from engine.knowledge.questions import (FOOD_WORD, FOOD_WORD_KO, MEDICINE_PAGE_QTYPES, PREGNANCY_MEDICINES,
+from engine.knowledge.questions import (ASKS_IF_NEEDED, FOOD_WORD, FOOD_WORD_KO, MEDICINE_PAGE_QTYPES, PREGNANCY_MEDICINES,
                                        detect_qtypes, question_kinds, title_facets)
 from engine.text import (has_hangul, hangul_share, is_negated, latin_letters, latin_words, medical_words,
                          population_markers, split_answer_sentences, tokenize)
@@ -704,6 +704,8 @@ def asked_kind(question: str, slots: dict | None = None) -> str:
         kind = "interaction"
     if kind in ("definition", "interaction") and _for_the_complaint(asked, slots):
         kind = "treatment"
+    if kind == "definition" and _needed_for_what_it_has(asked, slots):
+        kind = "treatment"
     if kind in ("causes", "definition") and _blames_a_medicine(asked, question, kind, slots):
         return "side_effects"
     return "side_effects" if kind == "causes" and _asks_about_a_medicine(slots) else kind
@@ -742,6 +744,17 @@ def _for_the_complaint(asked: str, slots: dict | None) -> bool:
     stated = [i for i in _affirmed(slots, "conditions") if not only_asked_about(i)]
     complaints = [i for i in _affirmed(slots, "symptoms") if not only_asked_about(i)]
     return len(medicines) == 1 and only_asked_about(medicines[0]) and not stated and bool(complaints)
+
+
+def _needed_for_what_it_has(asked: str, slots: dict | None) -> bool:
+    """Whether the question asks if one medicine is needed for the one condition or complaint it names
+    ("독감 걸렸는데 타미플루 먹어야 하나요?", "I have the flu. Should I take Tamiflu?"): that asks how the
+    condition is treated (`ASKS_IF_NEEDED`); whether it may be taken asks whether it is safe."""
+    if not slots or not ASKS_IF_NEEDED.search(asked):
+        return False
+    medicines = _medicines(slots)
+    had = _affirmed(slots, "conditions") + _affirmed(slots, "symptoms")
+    return len(medicines) == 1 and len({i.get("name") for i in had}) == 1
 
 
 _PHRASING = {"definition": "What is {f}?", "causes": "What causes {f}?", "symptoms": "What are the symptoms of {f}?",
@@ -1032,12 +1045,23 @@ def quotable(text: str) -> bool:
         return False
     if text.isupper() or not text.rstrip().endswith((".", "!", ")", '"')):
         return False
-    if len(latin_words(text)) < HEADING_WORDS:  # a heading run into the text: "Preventing constipation."
+    if len(latin_words(text)) < HEADING_WORDS or _a_title(text):  # a heading run into the text: "Preventing constipation."
         return False
     return (not is_bare_list(text) and not is_group_fragment(text) and not repeats_itself(text)
             and not _HEADLESS.match(text))
 
 
+def _a_title(text: str) -> bool:
+    """A title, not a sentence: no full stop, and most of its words after the first capitalised
+    ("Emergency Use Authorization (EUA) of Medical Products and Devices (including antiviral drugs)")."""
+    if text.rstrip().endswith((".", "!", '."', '.)')):
+        return False
+    words = re.findall(r"[A-Za-z][A-Za-z'-]*", text)[1:]
+    capitalised = [w for w in words if w[0].isupper()]
+    return len(capitalised) >= TITLE_WORDS and len(capitalised) >= len(words) / 2
+
+
+TITLE_WORDS = 3
 REPEAT_WORDS = 8
 
 

@@ -27,8 +27,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, Sequence
 
-from engine.knowledge.questions import (DRUG_QTYPES, PREGNANCY_MEDICINES, QuestionIndex, detect_qtypes, focus_key, label,
-                                       question_form)
+from engine.knowledge.questions import (ASKS_IF_NEEDED, DRUG_QTYPES, PREGNANCY_MEDICINES, QuestionIndex, detect_qtypes,
+                                       focus_key, label, question_form)
 from engine.text import tokenize
 
 # concepts(text) -> mentions as mappings: name, synonyms, slot, start, end, negated.
@@ -237,8 +237,10 @@ class QueryTranslator:
                  or mentions)
         focus = self._unique(focus)[:2]
         treated = ([] if message or allergic or not all(m in in_question for m in focus)
-                   else self._treated_complaint(focus, complaint, qtypes))
-        focus = [*focus[:1], *treated] if treated else focus
+                   else self._treated_complaint(focus, complaint, qtypes)
+                   or self._needed_for(focus, mentions, " ".join(s[2] for s in asked), qtypes))
+        if treated:
+            focus = [*[m for m in focus if m not in treated][:1], *treated]
         focus_names = {m["name"] for m in focus}
         subqueries: list[SubQuery] = []
         focus_keys: list[str] = []
@@ -321,6 +323,18 @@ class QueryTranslator:
         if any(q != "precautions" for q in qtypes):
             return []
         return [m for m in complaint if m["name"] not in {f["name"] for f in focus}][:1]
+
+    def _needed_for(self, focus: list[Mapping], mentions: Sequence[Mapping], asked: str,
+                    qtypes: list[str]) -> list[Mapping]:
+        """The condition a medicine is asked to be needed for, in the question or stated before it
+        ("독감 걸렸는데 타미플루 먹어야 하나요?", "I have the flu. Should I take Tamiflu?"): its treatment is
+        searched beside the medicine (`ASKS_IF_NEEDED`)."""
+        medicines = [m for m in focus if m["slot"] == "medication"]
+        if len(medicines) != 1 or qtypes or not ASKS_IF_NEEDED.search(asked):
+            return []
+        conditions = ([m for m in focus if m["slot"] in ("condition", "symptom")]
+                      or [m for m in self._unique(mentions) if m["slot"] in ("condition", "symptom")])
+        return conditions if len(conditions) == 1 else []
 
     def _pregnancy_page(self, focus_keys: list[str]) -> list[SubQuery]:
         """"임신 중인데 감기약 먹어도 되나요?": a medicine asked about in pregnancy is also searched by the

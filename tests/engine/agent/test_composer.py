@@ -124,6 +124,12 @@ def _slots(medicines=(), symptoms=(), conditions=()):
     ("신장병이 있는데 이부프로펜 먹어도 돼요?", _slots(["ibuprofen"], conditions=["kidney disease"]), "interaction"),
     ("임신 중에 타이레놀 먹어도 되나요?", _slots(["acetaminophen"]), "definition"),
     ("열이 나요. 해열제는 몇 시간마다 먹여요?", _slots(["antipyretics"], ["fever"]), "dosage"),
+    # whether a medicine is needed for a condition asks how the condition is treated; whether it may be taken,
+    # whether it is safe
+    ("독감 걸렸는데 타미플루 먹어야 하나요?", _slots(["oseltamivir"], conditions=["flu"]), "treatment"),
+    ("I have the flu. Should I take Tamiflu?", _slots(["oseltamivir"], conditions=["flu"]), "treatment"),
+    ("Do I need antibiotics for a sinus infection?", _slots(["antibiotics"], conditions=["sinusitis"]), "treatment"),
+    ("I have diabetes. Can I take ibuprofen?", _slots(["ibuprofen"], conditions=["diabetes"]), "definition"),
 ])
 def test_whether_a_medicine_may_be_taken_for_the_complaint_beside_it_asks_how_the_complaint_is_treated(
         question, slots, kind):
@@ -2688,3 +2694,12 @@ def test_a_korean_question_about_how_long_an_illness_lasts_quotes_the_time_span(
     assert composition.query == "How long does shingles last?"
     sourced = [s.text for s in composition.sentences if s.kind == "sourced"]
     assert any("within 2 to 4 weeks" in s for s in sourced), sourced
+
+
+def test_a_title_is_not_quoted():
+    from engine.agent.composer import quotable
+
+    assert not quotable("Emergency Use Authorization (EUA) of Medical Products and Devices (including antiviral drugs)")
+    assert quotable("Some NSAIDs can be bought over the counter, such as aspirin, ibuprofen (Advil, Motrin), and "
+                    "naproxen (Aleve, Naprosyn).")
+    assert quotable("(Cholesterol is measured as milligrams (mg) of cholesterol per deciliter (dL) of blood.)")

@@ -211,6 +211,20 @@ def test_a_medicine_asked_about_beside_a_complaint_is_searched_with_the_complain
     assert plan.subqueries[0].focus[0] == medicine
 
 
+@pytest.mark.parametrize("query, medicine, condition", [
+    ("독감 걸렸는데 타미플루 먹어야 하나요?", "oseltamivir", "flu"),
+    ("I have the flu. Should I take Tamiflu?", "oseltamivir", "flu"),
+    ("감기에 항생제 먹어야 하나요?", "antibiotics", "common cold"),
+])
+def test_whether_a_medicine_is_needed_for_a_condition_is_searched_with_the_conditions_treatment(
+        translator, query, medicine, condition):
+    plan = translator.plan(query)
+    assert [(s.focus[0], s.qtype) for s in plan.subqueries][1:] == [(condition, "treatment")]
+    assert plan.subqueries[0].focus[0] == medicine
+    # Whether it may be taken with a condition asks whether it is safe.
+    assert "treatment" not in [s.qtype for s in translator.plan("I have diabetes. Can I take ibuprofen?").subqueries]
+
+
 def test_a_dose_question_beside_a_complaint_is_searched_by_the_medicine_alone(translator):
     plan = translator.plan("열이 나요. 해열제는 몇 시간마다 먹여요?")
     assert [s.focus[0] for s in plan.subqueries] == ["antipyretics"]
