@@ -44,6 +44,9 @@ def test_everyday_names_and_upper_case_abbreviations_name_their_condition(clinic
     # A fall that broke a bone names the break, not falls.
     assert "falls" not in names("애가 자전거 타다 넘어져서 팔이 부러진 것 같아요")
     assert names("How can I lower my baby's risk of SIDS?") == ["sudden infant death syndrome"]
+    # Interstitial cystitis is a chronic bladder pain syndrome, not the bladder infection 방광염 names.
+    assert names("간질성 방광염이 뭐예요?") == ["interstitial cystitis"]
+    assert names("방광염이에요") == ["cystitis"]
     # An abbreviation counts only written upper case: "all" is a word.
     assert names("What is ALS?") == ["amyotrophic lateral sclerosis"]
     assert names("all of them") == []
