@@ -329,6 +329,8 @@ def red_flag(text: str) -> str | None:
     for rule in RULES[3:]:
         if _fires(rule, text):
             return rule.category
+    if _infant_breathing(text):
+        return "breathing_difficulty"
     if _infant_fever(text):
         return "infant_fever"
     return None
@@ -358,6 +360,17 @@ def _chest_pain_emergency(text: str) -> bool:
     if not _unnegated(CHEST_PAIN, text):
         return False
     return any(_unnegated(pattern, text) for pattern in (RADIATION, SWEAT, BREATHLESS, CHEST_SEVERE))
+
+
+def _infant_breathing(text: str) -> bool:
+    """A baby who struggles to breathe ("아기가 기침을 심하게 하고 숨쉬기 힘들어해요") needs care now; an adult's
+    breathlessness does only when severe (the breathing rule)."""
+    if not _unnegated(BREATHLESS, text):
+        return False
+    months = infant_age_in_months(text)
+    if months is not None:
+        return months < 12
+    return bool(_unnegated(INFANT_WORDS, text) or _unnegated(BABY_WORDS, text))
 
 
 def _infant_fever(text: str) -> bool:

@@ -30,6 +30,10 @@ RED_FLAGS = [
     ("my wife is having a seizure", "seizure"),
     ("생후 1개월 아기가 열이 38.2도예요", "infant_fever"),
     ("my 6-week-old has a fever", "infant_fever"),
+    # a baby who struggles to breathe, however it is said
+    ("아기가 기침을 심하게 하고 숨쉬기 힘들어해요", "breathing_difficulty"),
+    ("My baby is having trouble breathing", "breathing_difficulty"),
+    ("생후 5개월 아기가 숨이 차 보여요", "breathing_difficulty"),
 ]
 
 
@@ -47,6 +51,8 @@ def test_red_flags_are_flagged_in_both_languages(text, category):
     "항우울제가 자살 충동을 일으킬 수 있나요?",
     "어제 축구 경기를 했어요",
     "5살 아이가 열이 38도예요",
+    "I am short of breath when I climb stairs",  # an adult's breathlessness only when severe
+    "아기가 숨쉬기 힘들어하지는 않아요",
     "고혈압약은 언제 먹나요?",
 ])
 def test_ordinary_messages_are_not_emergencies(text):
