@@ -47,6 +47,9 @@ def test_everyday_names_and_upper_case_abbreviations_name_their_condition(clinic
     # Interstitial cystitis is a chronic bladder pain syndrome, not the bladder infection 방광염 names.
     assert names("간질성 방광염이 뭐예요?") == ["interstitial cystitis"]
     assert names("방광염이에요") == ["cystitis"]
+    # Lowering blood pressure is about high blood pressure, not low.
+    assert names("약 없이 혈압 낮추는 방법이 있나요?") == ["hypertension"]
+    assert names("혈압이 낮아요") == ["hypotension"]
     # An abbreviation counts only written upper case: "all" is a word.
     assert names("What is ALS?") == ["amyotrophic lateral sclerosis"]
     assert names("all of them") == []

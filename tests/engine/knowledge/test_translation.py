@@ -57,6 +57,8 @@ def test_title_templates_give_focus_and_question_type():
     ("Is it safe to drink wine while taking warfarin?", "precautions"),
     ("집에서 넘어지지 않으려면 어떻게 해야 하나요?", "prevention"),
     ("What symptoms does an overactive thyroid cause?", "symptoms"),
+    ("약 없이 혈압 낮추는 방법이 있나요?", "treatment"),
+    ("How can I lower my blood pressure without medicine?", "treatment"),
     ("What causes the symptoms of hay fever?", "causes"),
 ])
 def test_question_type_cues(text, qtype):
