@@ -21,7 +21,9 @@ from engine.clinical.seek_care import symptoms_with_signs, table, warning_signs
 # Asking whether to get care, beyond the composer's "what should I do" cues.
 SEEK_CARE_CUES = ("should i be worried", "do i need to go", "need to go to", "go to the er", "go to the hospital",
                   "go to hospital", "emergency room", "see a doctor", "is it serious", "what do i do",
-                  "병원", "응급실", "어떻게 하죠", "어떻게 하지", "어떻게 해요", "어떡", "괜찮을까요", "걱정")
+                  "is it dangerous", "is that dangerous", "is this dangerous", "dangerous for",
+                  "병원", "응급실", "어떻게 하죠", "어떻게 하지", "어떻게 해요", "어떡", "괜찮을까요", "걱정",
+                  "위험한가요", "위험해요?", "위험한 건가요", "위험하지 않")
 # A question of these kinds asks for information, whatever else it says ("what tests will
 # the hospital do?" is about diagnosis).
 INFORMATION_KINDS = ("interaction", "side_effects", "dosage", "diagnosis", "prevention")

@@ -21,7 +21,9 @@ DIZZY = {"symptoms": [{"name": "dizziness"}, {"name": "palpitations"}]}
 
 
 @pytest.mark.parametrize("text", ["What should I do?", "Should I go to the hospital?", "Do I need to go to the ER?",
-                                  "어떻게 해야 하나요?", "병원에 가야 할까요?", "어떡하죠?"])
+                                  "어떻게 해야 하나요?", "병원에 가야 할까요?", "어떡하죠?",
+                                  # whether a symptom is dangerous asks when to get care
+                                  "Is a fever of 38 dangerous for a baby?", "아기가 열이 38도인데 위험한가요?"])
 def test_what_to_do_and_seek_care_questions_ask_what_to_do(text):
     assert asks_what_to_do(text)
 
