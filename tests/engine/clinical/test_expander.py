@@ -50,6 +50,10 @@ def test_everyday_names_and_upper_case_abbreviations_name_their_condition(clinic
     # Lowering blood pressure is about high blood pressure, not low.
     assert names("약 없이 혈압 낮추는 방법이 있나요?") == ["hypertension"]
     assert names("혈압이 낮아요") == ["hypotension"]
+    # A cold sore has its own page; herpes simplex's names its encephalitis too.
+    assert names("입술포진이 자꾸 생겨요") == ["cold sores"]
+    assert names("What causes cold sores?") == ["cold sores"]
+    assert names("헤르페스가 뭐예요?") == ["herpes simplex"]
     # An abbreviation counts only written upper case: "all" is a word.
     assert names("What is ALS?") == ["amyotrophic lateral sclerosis"]
     assert names("all of them") == []
