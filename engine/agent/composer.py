@@ -865,12 +865,20 @@ def speaks_to(sentence: str, kind: str, food: bool = False, how_long: bool = Fal
     gives a time span, or, for a side-effects question, says what the medicine can cause (`_MAY_CAUSE`)."""
     if how_long and _A_TIME_SPAN.search(sentence):
         return True
+    if kind == "what_to_do" and _TAKES_A_SAMPLE.search(sentence):
+        return False
     # A poor diet as a cause ("might be the result of a poor diet") says nothing of what to eat.
     if _FACET_CUES[kind].search(sentence) or (food and framing.FOOD_CUES.search(sentence)
                                               and not _FACET_CUES["causes"].search(sentence)):
         return True
     return (kind in _NAMED_SYMPTOM_KINDS and names_a_symptom(sentence)
             or kind == "side_effects" and bool(_MAY_CAUSE.search(sentence)))
+
+
+# How a sample is taken for a test ("Your health care provider will use a cotton swab to collect the sample
+# from inside the outer ear canal") is how something is found, not what to do.
+_TAKES_A_SAMPLE = re.compile(r"\b(?:collect|collects|collected|take|takes|taken|obtain|obtains|obtained)\s+"
+                             r"(?:a |the |your )?(?:\w+ )?(?:samples?|specimens?|swabs?)\b", re.I)
 
 
 # Asked what a medicine's side effects are, what it can cause is one ("They can also cause serious

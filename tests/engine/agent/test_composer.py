@@ -2703,3 +2703,11 @@ def test_a_title_is_not_quoted():
     assert quotable("Some NSAIDs can be bought over the counter, such as aspirin, ibuprofen (Advil, Motrin), and "
                     "naproxen (Aleve, Naprosyn).")
     assert quotable("(Cholesterol is measured as milligrams (mg) of cholesterol per deciliter (dL) of blood.)")
+
+
+def test_how_a_sample_is_taken_for_a_test_is_not_what_to_do():
+    from engine.agent.composer import speaks_to
+
+    said = "Your health care provider will use a cotton swab to collect the sample from inside the outer ear canal."
+    assert not speaks_to(said, "what_to_do")
+    assert speaks_to("If you cannot remove the wax plug, consult a health care provider.", "what_to_do")
