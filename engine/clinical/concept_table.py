@@ -184,7 +184,7 @@ def build_table(rows: list[_Row], lexicon: Lexicon) -> ConceptTable:
             if slot is None:
                 continue
             concept = table.concepts[row.concept_id] = Concept(row.concept_id, anchors[row.concept_id], slot)
-        if not _belongs(row, anchors[row.concept_id]):
+        if not _belongs(row, anchors[row.concept_id]) or (concept.slot != "medication" and _MEDICINE_FAMILY.search(row.name)):
             continue
         for variant in english_variants(row.name, row.category == "Drug"):
             _add_synonym(concept, variant)
@@ -212,6 +212,12 @@ def _anchor_names(rows: list[_Row]) -> dict[str, str]:
         if row.concept_id not in anchors or rank < anchors[row.concept_id]:
             anchors[row.concept_id] = rank
     return {concept_id: rank[2] for concept_id, rank in anchors.items()}
+
+
+# A family of medicines ("Blood Pressure Medicines", filed under the id the lexicon's normal pressure hydrocephalus
+# takes) names no condition or symptom.
+_MEDICINE_FAMILY = re.compile(r"\b(?:medicines?|medications?|drugs?|pills?)\s*$|^(?:medicines?|medications?|drugs?)\s+for\b",
+                              re.I)
 
 
 def _content_words(text: str) -> set[str]:

@@ -54,6 +54,9 @@ def test_everyday_names_and_upper_case_abbreviations_name_their_condition(clinic
     assert names("입술포진이 자꾸 생겨요") == ["cold sores"]
     assert names("What causes cold sores?") == ["cold sores"]
     assert names("헤르페스가 뭐예요?") == ["herpes simplex"]
+    # A family of medicines filed under a condition's id in concepts.tsv ("Blood Pressure Medicines" under the id
+    # normal pressure hydrocephalus takes) is not a name of the condition.
+    assert names("Can I stop taking my blood pressure medicine?") == ["antihypertensives"]
     # An abbreviation counts only written upper case: "all" is a word.
     assert names("What is ALS?") == ["amyotrophic lateral sclerosis"]
     assert names("all of them") == []
