@@ -71,6 +71,7 @@ class PackConceptFinder:
         self._spellings: KoreanSpellings | None = None
         self._drugs: dict[str, str] = {}
         self._by_name: dict[str, str] = {}
+        self._by_synonym: dict[str, str] | None = None
 
     @property
     def pack(self) -> ClinicalPack:
@@ -109,27 +110,27 @@ class PackConceptFinder:
             named = measured_conditions({"labs": [measured[lab.start]]}) if lab.start in measured else []
             concept = self._concept_named(named[0][0]) if named else None
             overlapping = [m for m in mentions if m["start"] < lab.end and lab.start < m["end"]]
+            span = {"start": lab.start, "end": lab.end, "negated": False, "text": lab.text, "allergy": False,
+                    "classes": []}
             if concept is not None:
                 # "My potassium is 5.8" is not about the potassium taken as a medicine.
                 mentions = [m for m in mentions if m not in overlapping]
                 synonyms = [s for s in concept.synonyms if not has_hangul(s)]
-                tests.append({"name": concept.name, "synonyms": synonyms[: self.synonyms], "slot": concept.slot,
-                              "start": lab.start, "end": lab.end, "negated": False, "text": lab.text,
-                              "allergy": False, "classes": [], "measured": True})
+                tests.append({**span, "name": concept.name, "synonyms": synonyms[: self.synonyms],
+                              "slot": concept.slot, "measured": True})
             elif lab.english and not overlapping:
-                tests.append({"name": lab.english[0], "synonyms": lab.english[1:], "slot": "test", "start": lab.start,
-                              "end": lab.end, "negated": False, "text": lab.text, "allergy": False, "classes": []})
+                tests.append({**span, "name": lab.english[0], "synonyms": lab.english[1:], "slot": "test"})
         return sorted([*mentions, *tests], key=lambda m: m["start"]) if tests else mentions
 
     def _concept_named(self, name: str):
         """The pack's concept of that name, else of that synonym ("hyperkalemia" is "High potassium level")."""
-        if not self._by_name:
+        if self._by_synonym is None:
+            self._by_synonym = {}
             for concept in self.pack.concepts.values():
                 self._by_name.setdefault(concept.name.lower(), concept.concept_id)
-        concept_id = self._by_name.get(name.lower())
-        if concept_id is None:
-            concept_id = next((c.concept_id for c in self.pack.concepts.values()
-                               if any(s.lower() == name.lower() for s in c.synonyms)), None)
+                for synonym in concept.synonyms:
+                    self._by_synonym.setdefault(synonym.lower(), concept.concept_id)
+        concept_id = self._by_name.get(name.lower()) or self._by_synonym.get(name.lower())
         return self.pack.concept(concept_id) if concept_id else None
 
     def _beyond_lexicon(self, text: str, mentions: list[Mention]) -> list[Mention]:
