@@ -21,6 +21,9 @@ nothing ties to the patient ("Asthma. What inhalers are there?"); and a mention 
 only suspects ("Could my son have ADHD?", "How do I know if I have a food allergy?",
 "아이가 ADHD인지 어떻게 진단해요?", "폐렴인 것 같아요"). A fact the patient stated must never be
 lost; a topic or a suspicion must not silently become a fact.
+
+A disease named as what a vaccine is against ("I got the pneumonia vaccine", "a tetanus shot",
+"홍역 예방접종을 맞았어요") is the vaccine's topic in any sentence, never the patient's condition.
 """
 
 from __future__ import annotations
@@ -103,9 +106,15 @@ _KO_ABOUT = re.compile(r"에\s*(?:대해|대한|관해|관한)|궁금|알고\s*�
 _KO_INJURED = re.compile(r"쏘였|쏘여서|물렸|물려서|데었|데였|데여서|삐었|삐끗했|베였|베여서|찔렸|긁혔|까졌|다쳤")
 
 
+# The vaccine or shot written right after a disease's name: the disease is what it protects against.
+_VACCINE_AFTER = re.compile(r"^\s*-?\s*(?:(?:vaccines?|vaccinations?|shots?|jabs?|immuni[sz]ations?|boosters?)\b"
+                            r"|백신|예방\s*접종|접종)", re.IGNORECASE)
+
+
 def mark_asked_about(text: str, slots: dict, lists=CONCEPT_SLOTS) -> None:
     """Set `asked_about: true` on the items of `slots` that are only the topic of a question
-    or request, and `uncertain: true` on those the rules cannot tie to the patient."""
+    or request or the disease a vaccine is named for (`_VACCINE_AFTER`), and `uncertain: true`
+    on those the rules cannot tie to the patient."""
     sentences = [(m.start(), m.end()) for m in _SENTENCE.finditer(text)]
     questions: dict[tuple[int, int], tuple[bool, bool]] = {}  # per sentence: (Korean, a question)
     asks = any(_sentence_kind(text[s:e])[1] for s, e in sentences)
@@ -113,6 +122,9 @@ def mark_asked_about(text: str, slots: dict, lists=CONCEPT_SLOTS) -> None:
         for item in slots.get(list_name) or []:
             start, end = item.get("start"), item.get("end")
             if start is None or end is None or item.get("negated"):
+                continue
+            if list_name == "conditions" and _VACCINE_AFTER.match(text[end:end + 16]):
+                item["asked_about"] = True
                 continue
             sentence = next(((s, e) for s, e in sentences if s <= start < e), None)
             if sentence is None:

@@ -47,6 +47,17 @@ def test_topics_of_questions_are_marked_and_statements_are_not(clinical_pack, te
     assert marks(text) == expected
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("I got the pneumonia vaccine last year.", {"pneumonia": True, "vaccines": False}),
+    ("My son got the measles vaccine yesterday and now has a fever.",
+     {"measles": True, "vaccines": False, "fever": False}),
+    ("I got a tetanus shot.", {"tetanus": True}),
+    ("I have pneumonia and got the flu vaccine.", {"pneumonia": False, "flu": True, "vaccines": False}),
+])
+def test_a_disease_a_vaccine_is_named_for_is_not_the_patients(clinical_pack, text, expected):
+    assert marks(text) == expected
+
+
 def test_negated_items_are_left_alone(clinical_pack):
     slots = extract("No fever. What is a cough?")
     assert [(s["name"], s["negated"], bool(s.get("asked_about"))) for s in slots["symptoms"]] == [
