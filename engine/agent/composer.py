@@ -203,6 +203,9 @@ _COMBINED = r"\bcombin\w* with\b|\bin combination\b|\bbe combined\b"
 _INSTRUCTION = (r"^(?:do not|don't)\b|^(?:if|when|after|before|while)\b[^,;:]{0,80},\s*(?:(?:immediately|gently|"
                 r"then|first|also|quickly|carefully)\s+)?(?:do not|don't|apply|press|pinch|hold|keep|lie|lay|put|"
                 r"place|give|take|wash|clean|rinse|flush|cool|cover|move|stop|elevate|raise|sit|lean|loosen)\b")
+# Steps of daily care given as a list of commands ("Good foot hygiene is also crucial: Check your feet every
+# day; Wash your feet every day; …"), each opening the sentence or an item of its list.
+_CARE_STEPS = r"(?:^|[:;]\s*)(?:check|wash|wear|inspect|trim|protect|dry)\s+(?:your|the)\b"
 _FACET_CUES: dict[str, re.Pattern] = {
     "definition": re.compile(_NOT_WHAT_IS_CHECKED + r"\b(is|are) (?:(?:considered|thought to be|known as|classified as|"
                              r"regarded as) )?(a|an|the|one|when)\b|\brefers? to\b|\bmeans?\b|\bis called\b", re.I),
@@ -223,7 +226,7 @@ _FACET_CUES: dict[str, re.Pattern] = {
                               r"|\bespecially if\b", re.I),
     "what_to_do": re.compile(r"\bcall\b|\bsee (a|your) (doctor|health)|\bseek\b|\bemergency\b|\bright away\b|\b911\b"
                              r"|\bhealth care provider\b|\bshould\b|\bremove\b|\bdrink\b|" + framing.REST_AS_CARE
-                             + "|" + _INSTRUCTION, re.I),
+                             + "|" + _INSTRUCTION + "|" + _CARE_STEPS, re.I),
 }
 # Which side of a cause the topic is on. What the topic itself causes is a complication, not a
 # cause ("Varicose veins can lead to dermatitis", "pain caused by your varicose veins"); what

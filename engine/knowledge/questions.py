@@ -94,7 +94,7 @@ QTYPE_CUES: tuple[tuple[str, str], ...] = (
               r"언제\s*먹|식전|식후|몇\s*시에\s*먹|몇\s*살부터|몇\s*(?:ml|cc|mg|밀리|미리|방울|스푼|숟가락|티스푼|포|정)|when (?:should|do|can) (?:i|you|we|he|she) take|"
               r"before or after (?:meals|food|eating)|"
               r"복용량|하루\s*(?:에\s*)?(?:몇|얼마|최대)|얼마나\s*자주|몇\s*시간\s*(?:마다|간격)|"
-              r"dos(?:e|age|ing)\b|how (?:should|do|much|often|many)\b.{0,45}\b(?:take|use|used|taken|give|given)|"
+              r"dos(?:e|age|ing)\b|how (?:should|do|much|often|many)\b.{0,45}\b(?:take(?!\s+care)|use|used|taken|give|given)|"
               r"how much\b.{1,30}\b(?:do|does|should)\b.{1,20}\b(?:need|get)\b|"
               r"how is .{1,30} (?:taken|used|given)|how many (?:mg|milligrams|ml|milliliters|teaspoons|tsp|drops|pills|tablets|capsules|times|hours)\b|"
               r"\d*\s*mg\b(?!\s*/)"),
@@ -129,7 +129,7 @@ QTYPE_CUES: tuple[tuple[str, str], ...] = (
                  r"how (?:can|do|would) (?:i|you|we) (?:tell|know) if"),
     ("considerations", r"(?:뭘|뭐|무엇을)\s*먹(?:어야|으면)|" + FOOD_WORD_KO + r"|식단|식이|대처|어떻게\s*해야|어떻게\s*하(?:죠|지|면\s*좋)|어떡|"
                        r"해야\s*(?:하나요|할까요|돼요|되나요)|가야\s*(?:하|할|돼|되)|응급\s*처치|first aid|"
-                       r"what (?:should|do|can) (?:i|we) (?:eat|do)|what to (?:do|eat)|should (?:i|we) (?:go|see|call)|"
+                       r"what (?:should|do|can) (?:i|we) (?:eat|do)|what to (?:do|eat)|should (?:i|we) (?:go|see|call)|take care of|look after|"
                        r"do (?:i|we) need (?:to see|to go|a doctor)|"
                        r"diet\b|" + FOOD_WORD),
     ("treatment", r"치료|낫게|낫는\s*(?:방법|법)|고치|수술|약\s*(?:있|먹어야|꼭)|"

@@ -2705,6 +2705,15 @@ def test_a_title_is_not_quoted():
     assert quotable("(Cholesterol is measured as milligrams (mg) of cholesterol per deciliter (dL) of blood.)")
 
 
+def test_a_list_of_daily_care_steps_is_what_to_do():
+    from engine.agent.composer import speaks_to
+
+    assert speaks_to("Good foot hygiene is also crucial: Check your feet every day; Wash your feet every day; "
+                     "Keep the skin soft and smooth.", "what_to_do")
+    assert speaks_to("Wear shoes and socks at all times; Protect your feet from hot and cold.", "what_to_do")
+    assert not speaks_to("The doctor will check your feet for sores at each visit.", "what_to_do")
+
+
 def test_how_a_sample_is_taken_for_a_test_is_not_what_to_do():
     from engine.agent.composer import speaks_to
 

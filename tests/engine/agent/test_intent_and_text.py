@@ -91,6 +91,9 @@ def test_guard_signals():
     # Protecting oneself from something, or keeping someone from getting it, is preventing it.
     assert question_kinds("How can I protect myself from hepatitis B?") == {"prevention"}
     assert question_kinds("How do I stop my child from getting lice?") == {"prevention"}
+    # Taking care of something is what to do, not how a medicine is taken.
+    assert question_kinds("How should people with diabetes take care of their feet?") == {"what_to_do"}
+    assert question_kinds("How should I take metformin?") == {"dosage"}
 
 
 def test_everyday_phrasings_ask_their_kind():

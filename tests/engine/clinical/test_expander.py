@@ -57,6 +57,11 @@ def test_everyday_names_and_upper_case_abbreviations_name_their_condition(clinic
     # A family of medicines filed under a condition's id in concepts.tsv ("Blood Pressure Medicines" under the id
     # normal pressure hydrocephalus takes) is not a name of the condition.
     assert names("Can I stop taking my blood pressure medicine?") == ["antihypertensives"]
+    # 당뇨발 is the diabetic foot, whose page gives its daily care; a diabetic foot ulcer is no stomach ulcer.
+    assert names("당뇨발 관리는 어떻게 해요?") == ["diabetic foot"]
+    assert names("당뇨병성 신경병증이 뭐예요?") == ["diabetic neuropathy"]
+    assert names("How do I take care of a diabetic foot ulcer?") == ["diabetic foot"]
+    assert names("I have a stomach ulcer.") == ["peptic ulcer"]
     # An abbreviation counts only written upper case: "all" is a word.
     assert names("What is ALS?") == ["amyotrophic lateral sclerosis"]
     assert names("all of them") == []
