@@ -16,6 +16,7 @@ from typing import Sequence
 from engine.clinical.lexicon import english_display_names, korean_name_slots, korean_names
 from engine.clinical.measurements import korean_lab_names
 from engine.clinical.slot_model import NAMING_SLOTS
+from engine.knowledge.questions import ALCOHOL
 from engine.text import has_hangul, tokenize
 
 QUESTION_KINDS = ("definition", "causes", "symptoms", "diagnosis", "treatment", "prevention", "dosage",
@@ -41,6 +42,7 @@ LEADS = {
         "how_long": "The duration of {topic}, according to the sources:",
         "precaution": "What the sources say about taking {medicine} with {condition}:",
         "with_alcohol": "What the sources say about drinking alcohol while taking {medicine}:",
+        "alcohol_with_condition": "What the sources say about drinking alcohol with {condition}:",
         "with_others": "What the sources say about taking {medicine} with other medicines, food or drink:",
     },
     "ko": {
@@ -58,6 +60,7 @@ LEADS = {
         "how_long": "{topic}의 지속 기간에 대해 출처에서 찾은 내용입니다.",
         "precaution": "{condition} 환자의 {medicine} 복용에 대해 출처에서 찾은 내용입니다.",
         "with_alcohol": "{medicine} 복용 중 음주에 대해 출처에서 찾은 내용입니다.",
+        "alcohol_with_condition": "{condition} 환자의 음주에 대해 출처에서 찾은 내용입니다.",
         "with_others": "{medicine} 복용 시 다른 약이나 음식과의 병용에 대해 출처에서 찾은 내용입니다.",
     },
 }
@@ -203,13 +206,11 @@ def medicine_with_condition(slots: dict, language: str = "en") -> tuple[str, str
     return (medicines[0], conditions[0]) if len(medicines) == 1 and conditions else None
 
 
-ALCOHOL = re.compile(r"\balcohol|\bbeer\b|\bwine\b|\bliquor\b|(?<!수)술|음주", re.I)
-
-
 def interaction_lead(slots: dict, question: str, language: str) -> str:
     """The lead of an interaction question that does not name two medicines: "taking ibuprofen with
     kidney disease" (not "taking kidney disease and ibuprofen together"), "drinking alcohol while
-    taking oxycodone", "taking simvastatin with other medicines, food or drink"; "" when the
+    taking oxycodone", "taking simvastatin with other medicines, food or drink", "drinking alcohol with
+    gout"; "" when the
     question names two medicines ("taking warfarin and aspirin together")."""
     templates = LEADS.get(language, LEADS["en"])
     pair = medicine_with_condition(slots, language)
@@ -220,6 +221,9 @@ def interaction_lead(slots: dict, question: str, language: str) -> str:
         return templates["with_alcohol"].format(medicine=medicines[0])
     if len(medicines) == 1 and len(_names(slots, NAMING_SLOTS, language)) == 1:
         return templates["with_others"].format(medicine=medicines[0])
+    conditions = _names(slots, ("conditions",), language)
+    if not medicines and len(conditions) == 1 and ALCOHOL.search(question):
+        return templates["alcohol_with_condition"].format(condition=conditions[0])
     return ""
 
 

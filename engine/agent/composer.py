@@ -617,6 +617,7 @@ _JUNK = re.compile(r"https?://|www\.|\b1-800\b|^(see|source|for more|learn more|
 # A sentence about the page, not the topic: "Diagnosis Here is how these anxiety disorders are
 # diagnosed.", "This fact sheet describes ...", "The information below ...", "(Watch the video to
 # learn more about glaucoma.", "(This short video discusses causes, symptoms, and treatments for dry eye.)",
+# "If you drink and would like tips on how to cut back, watch the video …", "… click the brackets …",
 # "More information about ... is provided in the NIDDK health topic, ...",
 # also at the end of a list run into it ("… Dementia with Lewy bodies More information on each of these
 # conditions is available in …"), and a figure the reader cannot see ("The middle image shows where varicose veins might appear").
@@ -624,6 +625,7 @@ _ABOUT_THE_PAGE = re.compile(r"(?:^|^\w+ )(?:here (?:is|are)\b|this (?:page|sect
                              r"|the (?:information|sections?|list) below\b|(?:listed|described) below\b"
                              r"|(?:these|the following) (?:resources|links|websites|web sites)\b)"
                              r"|^\(?(?:watch|view|see|play) (?:the|this|a) (?:video|animation|slide|figure|picture)"
+                             r"|\b(?:watch|view|play) the (?:video|animation)\b|\bclick (?:the|on|here)\b"
                              r"|^\(?this (?:short |brief )?(?:video|animation|slide ?show)\b"
                              r"|(?:^|\s)more information (?:about|on)\b.*\b(?:is|are|can be) (?:provided|available|found)\b"
                              r"|^(?:in )?(?:the (?:top|middle|bottom|left|right|upper|lower) (?:image|figure|picture|illustration|drawing|panel)"
@@ -1339,7 +1341,8 @@ def listed_as_an_item(item: Evidence, documents: Sequence, topic: Topic, concept
     return any(topic.named_in(" ".join(entry.split()[:ITEM_HEAD_WORDS]), concepts) for entry in entries)
 
 
-_DRINKING = re.compile(r"\bdrink(?:ing)?\b(?! (?:water|plenty|fluids|liquids|lots|enough|more))", re.I)
+_DRINKING = re.compile(r"\bdrink(?:ing)?\b(?! (?:water|plenty|fluids|liquids|lots|enough|more|glass|glasses|fountains?"
+                       r"|straws?|cups?))", re.I)
 
 
 def about_drinking(pool: list[Evidence]) -> tuple[list[Evidence], int]:

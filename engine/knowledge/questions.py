@@ -164,6 +164,10 @@ ASKS_IF_NEEDED = re.compile(r"(?:먹어야|먹여야|복용해야|맞아야|써�
                             r"\b(?:do|does) (?:i|we|she|he|they|my \w+) need\b|\bis (?:it|\w+) needed\b", re.I)
 
 
+# Drinking alcohol, by its name or a drink's ("맥주 마셔도 되나요?", "Can I drink wine with …?").
+ALCOHOL = re.compile(r"\balcohol|\bbeer\b|\bwine\b|\bliquor\b|(?<!수)술|음주|맥주|소주|와인|막걸리|양주", re.I)
+
+
 # The knowledge base's page on medicines in pregnancy (its focus key): a pregnant asker's question about
 # any medicine is also answered there.
 PREGNANCY_MEDICINES = "pregnancy and medicines"

@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, Sequence
 
-from engine.knowledge.questions import (ASKS_IF_NEEDED, DRUG_QTYPES, PREGNANCY_MEDICINES, QuestionIndex, detect_qtypes,
+from engine.knowledge.questions import (ALCOHOL, ASKS_IF_NEEDED, DRUG_QTYPES, PREGNANCY_MEDICINES, QuestionIndex, detect_qtypes,
                                        focus_key, label, question_form)
 from engine.text import tokenize
 
@@ -280,6 +280,10 @@ class QueryTranslator:
                     subqueries.append(SubQuery(f"{allergen['name']} allergy", [allergen["name"]], None,
                                                f"{allergen['name']} allergy", weight=0.5))
                     boost_keys += self._allergy_pages(allergen)
+        if not drug_question and not message and focus_keys and ALCOHOL.search(" ".join(s[2] for s in asked)):
+            # "통풍이 있는데 맥주 마셔도 되나요?": what the condition's pages say of alcohol.
+            subqueries[1:1] = [SubQuery(f"{focus_keys[0]} alcohol", [focus_keys[0]], None, f"{focus_keys[0]} alcohol",
+                                        terms=[focus_keys[0], "alcohol", "drinking"])]
         if drug_question and "pregnant" in groups and not message:
             subqueries[1:1] = self._pregnancy_page(focus_keys)
         if message:  # a clinical message: its presenting complaint is searched too

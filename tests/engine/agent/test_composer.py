@@ -1662,6 +1662,9 @@ def test_a_rare_disease_symptom_table_is_not_quoted():
     ({"medications": [{"name": "simvastatin"}]}, "Is grapefruit juice OK with simvastatin?", "en",
      "What the sources say about taking simvastatin with other medicines, food or drink:"),
     ({"medications": [{"name": "ibuprofen"}, {"name": "warfarin"}]}, "Can I take ibuprofen with warfarin?", "en", ""),
+    ({"conditions": [{"name": "gout"}]}, "Can I drink beer if I have gout?", "en",
+     "What the sources say about drinking alcohol with gout:"),
+    ({"conditions": [{"name": "gout"}]}, "통풍이 있는데 맥주 마셔도 되나요?", "ko", "통풍 환자의 음주에 대해 출처에서 찾은 내용입니다."),
 ])
 def test_an_interaction_lead_names_what_the_medicine_is_taken_with(slots, question, language, lead):
     from engine.agent.answer_framing import interaction_lead
@@ -2703,6 +2706,18 @@ def test_a_title_is_not_quoted():
     assert quotable("Some NSAIDs can be bought over the counter, such as aspirin, ibuprofen (Advil, Motrin), and "
                     "naproxen (Aleve, Naprosyn).")
     assert quotable("(Cholesterol is measured as milligrams (mg) of cholesterol per deciliter (dL) of blood.)")
+
+
+def test_a_drinking_glass_says_nothing_of_alcohol_and_a_video_is_not_quoted():
+    from engine.agent.composer import about_drinking, quotable
+    from engine.agent.support import Evidence
+
+    glasses = Evidence(1, "HCV cannot be spread by casual contact, such as sharing eating utensils or drinking glasses.", 0)
+    drink = Evidence(1, "Avoid drinking alcohol, which can harm the liver.", 1)
+    assert about_drinking([glasses, drink]) == ([drink], 1)
+    assert not quotable('If you drink and would like tips on how to cut back, watch the video "How To Cut Back on '
+                        'Your Drinking."')
+    assert quotable("Drinking too much alcohol can raise your blood pressure.")
 
 
 def test_a_list_of_daily_care_steps_is_what_to_do():

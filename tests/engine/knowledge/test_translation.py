@@ -388,3 +388,9 @@ def test_a_lab_test_is_searched_by_its_page_or_its_name_and_a_measured_value_by_
     assert labs_retriever.plan("TSH가 높게 나왔어요. 무슨 뜻이에요?") is not None
     # One passage's list names INR: nothing to search it by.
     assert labs_retriever.plan("INR 4.5 나왔어요. 괜찮아요?") is None
+
+
+def test_drinking_with_a_condition_is_searched_in_what_its_pages_say_of_alcohol(labs_retriever):
+    plan = labs_retriever.plan("갑상선 기능 저하증이 있는데 맥주 마셔도 되나요?")
+    assert any(sub.shown == "hypothyroidism alcohol" and "alcohol" in sub.terms for sub in plan.subqueries)
+    assert not any("alcohol" in sub.shown for sub in labs_retriever.plan("갑상선 기능 저하증 증상이 뭐예요?").subqueries)
