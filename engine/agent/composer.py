@@ -830,6 +830,27 @@ def asks_how_long(question: str) -> bool:
     return bool(_ASKS_HOW_LONG.search(asked)) and not _NOT_HOW_LONG.search(asked)
 
 
+# A question whether or how an illness passes from person to person ("건선은 전염되나요?", "독감은 어떻게 옮아요?",
+# "Is pink eye contagious?", "How is strep throat spread?") is answered by sentences about how it spreads.
+_ASKS_HOW_IT_SPREADS = re.compile(r"전염|옮(?:나|아|는|을|기|길|긴|겨요|겨지)|\bcontagious\b|\binfectious\b"
+                                  r"|\bspread(?:s|ing)?\b|\bcatch(?:ing)?\b|\btransmit\w*|\bpass(?:ed)? (?:it )?on\b", re.I)
+_SPREADS = re.compile(r"\bcontagious\b|\binfectious\b|\bspread|\btransmi|\bperson[- ]to[- ]person\b|\bcatch\b|\bcaught\b"
+                      r"|\bpass(?:ed|es|ing)? (?:\w+ ){0,3}(?:to|from) (?:others|other people|another|someone|a person)\b"
+                      r"|\bthrough (?:contact|the air|droplets|coughing|sneezing)\b", re.I)
+# What a question asks of its topic besides its kind, and the sentences that answer it.
+_ASPECT_SENTENCES = {"how_long": _A_TIME_SPAN, "spread": _SPREADS}
+
+
+def asks_how_it_spreads(question: str) -> bool:
+    return bool(_ASKS_HOW_IT_SPREADS.search(asked_part(question)))
+
+
+def asked_aspect(question: str) -> str:
+    """"how_long" for a question about how long something lasts, "spread" for one about whether or how it
+    spreads, else ""."""
+    return "how_long" if asks_how_long(question) else "spread" if asks_how_it_spreads(question) else ""
+
+
 # A question about what to eat ("빈혈이 있으면 뭘 먹어야 하나요?", "What should I eat if I have gout?")
 # is answered by sentences about foods and nutrients, whatever its kind.
 _ASKS_ABOUT_FOOD = re.compile(r"(?:뭘|뭐|무엇을|어떤\s*걸)\s*(?:먹|섭취)|" + FOOD_WORD_KO + r"|식단|식이|식사|"
@@ -863,12 +884,13 @@ def _condition_names() -> re.Pattern:
 _NAMED_SYMPTOM_KINDS = frozenset({"symptoms", "side_effects"})
 
 
-def speaks_to(sentence: str, kind: str, food: bool = False, how_long: bool = False) -> bool:
+def speaks_to(sentence: str, kind: str, food: bool = False, aspect: str = "") -> bool:
     """The sentence has the asked kind's cue words, or, for a symptoms or side-effects question, names
     a symptom the lexicon knows ("It causes a barking cough and a hoarse voice"), or, for a question
-    about what to eat, speaks of food other than as a cause, or, for a question about how long it lasts,
-    gives a time span, or, for a side-effects question, says what the medicine can cause (`_MAY_CAUSE`)."""
-    if how_long and _A_TIME_SPAN.search(sentence):
+    about what to eat, speaks of food other than as a cause, or, for a question about an `aspect`
+    (`asked_aspect`), answers it (a time span, how it spreads), or, for a side-effects question, says
+    what the medicine can cause (`_MAY_CAUSE`)."""
+    if aspect and _ASPECT_SENTENCES[aspect].search(sentence):
         return True
     if kind == "what_to_do" and _TAKES_A_SAMPLE.search(sentence):
         return False
@@ -925,6 +947,8 @@ def english_query(question: str, slots: dict, kind: str, focus: Sequence[str] = 
         return f"What foods should people with {focus_text} eat?"
     if focus_text and kind == "definition" and asks_how_long(question):
         return f"How long does {focus_text} last?"
+    if focus_text and kind == "definition" and asks_how_it_spreads(question):
+        return f"How is {focus_text} spread? Is it contagious?"
     return _PHRASING[kind].format(f=focus_text) if focus_text else question
 
 
@@ -979,12 +1003,13 @@ def _a_test_for_a_symptom(sentence: str, kind: str) -> bool:
 class Reading:
     """How an answer reads its sentences: the asked `kind`, whether the question is about a
     `medicine` (its nausea is a side effect, a disease's a symptom), and whether it asks what to
-    eat (`food`: sentences about food answer it)."""
+    eat (`food`: sentences about food answer it), and what else it asks of the topic (`aspect`:
+    `asked_aspect`)."""
 
     kind: str = ""
     medicine: bool = False
     food: bool = False
-    how_long: bool = False
+    aspect: str = ""
 
     def facet(self, sentence: str) -> str:
         return facet(sentence, self.kind, self.medicine, self.food)
@@ -1504,7 +1529,7 @@ def answers_the_kind(sentence: str, reading: Reading) -> bool:
     if reading.kind not in _FACET_CUES:
         return True
     answering = ANSWERING_FACETS.get(reading.kind, {reading.kind})
-    return any(speaks_to(sentence, kind, reading.food, reading.how_long) for kind in answering)
+    return any(speaks_to(sentence, kind, reading.food, reading.aspect) for kind in answering)
 
 
 def another_concept(page: str, topic: Topic, concepts) -> bool:
@@ -1609,7 +1634,7 @@ def relevance_weights() -> np.ndarray:
 def relevance_features(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarray, *, kind: str,
                        topic_terms: Sequence[str], sources: int, longest: int = 45, query: str = "",
                        answering: set[int] = frozenset(), aside: set[int] = frozenset(), food: bool = False,
-                       how_long: bool = False, pairs: dict[str, tuple[Evidence, Evidence]] | None = None,
+                       aspect: str = "", pairs: dict[str, tuple[Evidence, Evidence]] | None = None,
                        page_words: dict[int, set[str]] | None = None, quote_letters: int = 0,
                        topic_pages: set[int] = frozenset()) -> np.ndarray:
     """One row of RELEVANCE_FEATURES per sentence of the pool (see `select`)."""
@@ -1628,7 +1653,7 @@ def relevance_features(query_vector: np.ndarray, pool: Sequence[Evidence], vecto
                       or (kind in _ABOUT_THE_CONDITION and item.source not in topic_pages
                           and defines_another(item.text, named)))
         said = beyond_the_topic(item.text, topic_terms) if kind in _NAMED_SYMPTOM_KINDS else item.text
-        speaks = speaks_to(said, kind, food, how_long) and not wrong_side
+        speaks = speaks_to(said, kind, food, aspect) and not wrong_side
         means = speaks and names_the_means(said, kind)
         main_one = not wrong_side and states_the_main_one(item.text, kind)
         another = (not wrong_side and not main_one
@@ -1654,7 +1679,7 @@ def relevance_features(query_vector: np.ndarray, pool: Sequence[Evidence], vecto
 def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarray, *, kind: str,
            topic_terms: Sequence[str], sources: int, limit: int, longest: int = 45,
            query: str = "", answering: set[int] = frozenset(),
-           aside: set[int] = frozenset(), food: bool = False, how_long: bool = False,
+           aside: set[int] = frozenset(), food: bool = False, aspect: str = "",
            pairs: dict[str, tuple[Evidence, Evidence]] | None = None,
            complete_pairs: bool = False,
            page_words: dict[int, set[str]] | None = None,
@@ -1666,7 +1691,7 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
     (`lists_another_kind`: "Symptoms include pain, swelling …" tells no one what to do for a
     sprain), nor, but for what something is, a sentence that only gives a name (`only_names`).
     For a question about what to eat (`food`), a sentence about foods speaks to the asked kind, and for one
-    about how long something lasts (`how_long`), a sentence that gives a time span. With
+    about how long something lasts or how it spreads (`aspect`), a sentence that answers that. With
     `complete_pairs` (an English answer, where quotes are not rationed by the Korean share), a
     definition's sentence chosen alone is quoted with its pronoun follower instead when the pair is
     nearly as relevant (`PAIR_MARGIN`) and the follower says more (`_says_more`): "Conjunctivitis is
@@ -1676,7 +1701,7 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
     pairs = pairs or {}
     features = relevance_features(query_vector, pool, vectors, kind=kind, topic_terms=topic_terms,
                                   sources=sources, longest=longest, query=query, answering=answering,
-                                  aside=aside, food=food, how_long=how_long, pairs=pairs, page_words=page_words,
+                                  aside=aside, food=food, aspect=aspect, pairs=pairs, page_words=page_words,
                                   quote_letters=quote_letters, topic_pages=topic_pages)
     relevance = [float(r) for r in features @ relevance_weights()]
     # Asked what to do now, another topic's list of protections is for another hazard and for next time
@@ -1800,9 +1825,12 @@ def reading_order(selected: Sequence[Evidence], reading: Reading, topic_terms: S
     locations for aneurysms are the aorta …", from a page on high blood pressure, reads like a
     definition too, but not of what was asked. Another kind's answer opens with a sentence that
     says it gives the topic's main ones or lists them ("Glaucoma treatments include medicines,
-    laser surgery, …"; `overview`), the sentences of a higher-ranked passage going on from it."""
+    laser surgery, …"; `overview`), the sentences of a higher-ranked passage going on from it. A question
+    about an aspect of its topic (how long it lasts, whether it spreads) opens with the sentences that answer
+    that."""
     order = {name: i for i, name in enumerate(READING_ORDER)}
     terms = [term for term in topic_terms if term]
+    aspect = _ASPECT_SENTENCES.get(reading.aspect) if reading.kind == "definition" else None
 
     def key(item: Evidence):
         name = reading.facet(item.text)
@@ -1811,7 +1839,8 @@ def reading_order(selected: Sequence[Evidence], reading: Reading, topic_terms: S
             unnamed = name == "definition" and not any(t in lowered for t in terms)
         else:
             unnamed = not overview(item.text, reading.kind, terms)
-        return (0 if name == reading.kind else 1, unnamed, order[name], item.source, item.position)
+        answers = bool(aspect and aspect.search(item.text))
+        return (not answers, 0 if name == reading.kind else 1, unnamed, order[name], item.source, item.position)
 
     return sorted(selected, key=key)
 
@@ -1880,8 +1909,8 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     evidence_texts = [e.text for e in evidence]
     medicine = asked.medicine or kind in MEDICINE_KINDS
     food = asks_about_food(question)
-    how_long = asks_how_long(question)
-    reading = Reading(kind, medicine, food, how_long)
+    aspect = asked_aspect(question)
+    reading = Reading(kind, medicine, food, aspect)
     # A Korean question none of whose terms was recognised cannot be put to the English embedder: any
     # passage it retrieved matches its words by chance (air pollution for "결절종이 뭐예요?").
     unrecognised = language == "ko" and has_hangul(query)
@@ -1962,7 +1991,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
             page_words = page_topic_words(documents, asked)
             weighing = dict(kind=kind, topic_terms=topic_terms, sources=min(len(documents), PASSAGES_USED),
                             longest=LONGEST_KO if language == "ko" else LONGEST, query=query,
-                            answering=answering, aside=aside, food=food, how_long=how_long, pairs=joined,
+                            answering=answering, aside=aside, food=food, aspect=aspect, pairs=joined,
                             complete_pairs=language != "ko", page_words=page_words,
                             topic_pages=set(page_words) if asked else set(),
                             quote_letters=KO_TIGHTER_LETTERS[0] if language == "ko" else 0,
@@ -1981,7 +2010,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     topic = framing.focus_name(focus, language) if focus else framing.topic_name(_named_in_the_lead(slots, kind),
                                                                                    language)
     lead_text = (kind == "interaction" and not focus and framing.interaction_lead(slots, question, language)
-                 or framing.lead(kind, topic, language, food, how_long))
+                 or framing.lead(kind, topic, language, food, aspect))
     gist, named = "", backed
     if language == "ko":
         # The Korean glance line names what all backed sentences say, quoted or not (a Korean
@@ -2016,6 +2045,10 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
             reading.facet(s.source_sentence or s.text) in ANSWERING_FACETS.get(kind, {kind}) for s in sourced):
         lead_text = framing.off_kind_lead(kind, topic, language)
         decisions.append(f"compose: no quoted sentence speaks to the asked kind ({kind}); the lead says so")
+    elif sourced and kind == "definition" and reading.aspect and not any(
+            _ASPECT_SENTENCES[reading.aspect].search(s.source_sentence or s.text) for s in sourced):
+        lead_text = framing.off_kind_lead(reading.aspect, topic, language)
+        decisions.append(f"compose: no quoted sentence speaks to what is asked ({reading.aspect}); the lead says so")
     if not sourced:
         # No page of the medicine: the refusal names the medicine, not the fever it is taken for.
         medicine_name = framing.topic_name({"medications": _medicines(slots)}, language) or topic
@@ -2115,7 +2148,7 @@ def _within_korean_share(backed, frame_top, reading: Reading, topic, texts, gist
     even those read too English, the most relevant quote that keeps the answer Korean enough is
     quoted instead, alone. A pronoun sentence and the sentence it follows (`follows`, by id)
     count as one quote and are kept or dropped together."""
-    lead = Support(lead_text or framing.lead(reading.kind, topic, "ko", reading.food, reading.how_long), kind=NOTICE)
+    lead = Support(lead_text or framing.lead(reading.kind, topic, "ko", reading.food, reading.aspect), kind=NOTICE)
     closing = Support(texts["disclaimer"], kind=NOTICE)
 
     named = backed if named is None else named

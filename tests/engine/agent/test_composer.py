@@ -2674,10 +2674,10 @@ def test_a_question_about_how_long_something_lasts(question, asks):
 def test_asked_how_long_a_sentence_that_gives_a_time_span_answers_it():
     from engine.agent.composer import speaks_to
 
-    assert speaks_to("The rash clears up within 2 to 4 weeks.", "definition", how_long=True)
+    assert speaks_to("The rash clears up within 2 to 4 weeks.", "definition", aspect="how_long")
     assert speaks_to("Rotavirus typically causes vomiting and watery diarrhea for 3 to 7 days.", "definition",
-                     how_long=True)
-    assert not speaks_to("Shingles is caused by the chickenpox virus.", "definition", how_long=True)
+                     aspect="how_long")
+    assert not speaks_to("Shingles is caused by the chickenpox virus.", "definition", aspect="how_long")
     assert not speaks_to("The rash clears up within 2 to 4 weeks.", "causes")
 
 
@@ -2697,6 +2697,47 @@ def test_a_korean_question_about_how_long_an_illness_lasts_quotes_the_time_span(
     assert composition.query == "How long does shingles last?"
     sourced = [s.text for s in composition.sentences if s.kind == "sourced"]
     assert any("within 2 to 4 weeks" in s for s in sourced), sourced
+
+
+@pytest.mark.parametrize("question, aspect", [
+    ("건선은 전염되나요?", "spread"),
+    ("독감은 어떻게 옮아요?", "spread"),
+    ("Is pink eye contagious?", "spread"),
+    ("How is strep throat spread?", "spread"),
+    ("Can you catch shingles from someone?", "spread"),
+    ("감기 얼마나 오래 가요?", "how_long"),
+    ("What is psoriasis?", ""),
+    ("집을 옮겼어요. 건선 약은 어떻게 먹어요?", ""),
+])
+def test_whether_an_illness_spreads_is_an_aspect_of_the_question(question, aspect):
+    from engine.agent.composer import asked_aspect
+
+    assert asked_aspect(question) == aspect
+
+
+def test_a_question_whether_an_illness_spreads_opens_with_what_the_sources_say_of_it(minilm, clinical_pack):
+    from engine.agent.writer import concept_reader
+    from engine.clinical import extract
+
+    eczema = Passage("eczema", "Eczema is a term for several different types of skin swelling. Eczema is also called "
+                     "dermatitis. Most types cause dry, itchy skin and rashes on the face, inside the elbows and behind "
+                     "the knees. Eczema is not contagious. The most common type of eczema is atopic dermatitis.",
+                     title="What is (are) Eczema ?")
+    checker = SupportChecker(minilm, concept_reader(SimpleNamespace(clinical=SimpleNamespace(extract=extract))))
+    for question, lead in (("Is eczema contagious?", "Whether and how eczema spreads"),
+                           ("습진은 전염되나요?", "습진의 전염")):
+        composition = compose(question=question, language="ko" if "습진" in question else "en",
+                              slots=extract(question), documents=[eczema], checker=checker)
+        assert composition.text.startswith(lead), composition.text
+        sourced = [s.text for s in composition.sentences if s.kind == "sourced"]
+        assert "not contagious" in sourced[0], sourced
+    # Nothing on the page says whether it spreads: the lead says so.
+    page = Passage("psoriasis", "Psoriasis is a chronic skin disease. It causes itchy patches of thick, red skin "
+                   "with silvery scales. Psoriasis occurs when the skin cells grow too quickly.",
+                   title="What is (are) Psoriasis ?")
+    composition = compose(question="Is psoriasis contagious?", language="en", slots=extract("Is psoriasis contagious?"),
+                          documents=[page], checker=checker)
+    assert "do not seem to speak directly to whether and how psoriasis spreads" in composition.text, composition.text
 
 
 def test_a_title_is_not_quoted():
