@@ -59,6 +59,12 @@ def emergency_alert(services: AgentServices, text: str) -> dict | None:
     return alert
 
 
+def only_resembles_an_emergency(alerts: list[dict]) -> bool:
+    """Whether the turn's emergency alert comes from the similarity check alone, not a red-flag rule."""
+    emergency = [a for a in alerts if a.get("kind") == "emergency"]
+    return bool(emergency) and all(a.get("detected_by") == "similar" for a in emergency)
+
+
 def in_question_language(alert: dict, language: str) -> dict:
     """A conflict alert whose `message` is in the question's language (the language of the
     answer it frames); `messages` keeps both for a reader in the other language."""
@@ -111,13 +117,16 @@ def plan_retrieval(state: TurnState, services: AgentServices) -> dict:
     An emergency turn is never small talk: when the message also asks something it is
     answered as a question (the guidance first); when it only states the emergency
     ("ok, I want to kill myself") the guidance is the whole answer, with no retrieval and
-    no model words after it.
+    no model words after it. A message that only resembles an emergency (the similarity check,
+    not a red-flag rule: "혈압약 먹고 어지러워요" near a description of bleeding) is answered as a
+    question after the notice: it may well be no emergency, and then it would go unanswered.
     """
     settings = services.settings
-    if state.emergency and asks_something(state.text):
+    if state.emergency and (asks_something(state.text) or only_resembles_an_emergency(state.alerts)):
+        why = "asks something" if asks_something(state.text) else "only resembles an emergency"
         return {"intent": "question", "needs_retrieval": True, "query_complexity": "moderate",
                 "dynamic_k": settings.retrieval.k_moderate, "intent_source": "triage",
-                "decisions": [*state.decisions, "plan_retrieval: emergency turn that asks something: answered "
+                "decisions": [*state.decisions, f"plan_retrieval: emergency turn that {why}: answered "
                                                 "as a question after the guidance"]}
     if state.emergency:
         return {"intent": "emergency", "needs_retrieval": False, "query_complexity": None, "dynamic_k": 0,

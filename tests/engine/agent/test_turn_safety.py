@@ -97,6 +97,24 @@ def test_red_flag_with_a_question_is_answered_after_the_guidance(clinical, categ
     assert result["answer"].startswith(MESSAGES[language][category] + "\n\nModel words")
 
 
+def test_a_statement_that_only_resembles_an_emergency_is_answered_after_the_notice(clinical_pack):
+    from engine.clinical.similar_emergencies import SimilarEmergencies
+    from engine.knowledge import make_embedder
+    from engine.settings import Settings
+
+    embedder = make_embedder(Settings())
+    clinical = ClinicalService(similar=SimilarEmergencies(lambda texts: embedder.embed(list(texts))))
+    text = "I swallowed every pill in my cupboard an hour ago."  # no red-flag rule, a close labelled emergency
+    _events, result = run(text, answer_services(clinical, "Model words [1].", "Model words [1].", "Model words [1]."))
+    emergency = [a for a in result["alerts"] if a["kind"] == "emergency"]
+    assert [(a["category"], a["detected_by"]) for a in emergency] == [("overdose", "similar")]
+    assert result["trace"]["intent"] == "question"
+    assert result["answer"].startswith(emergency[0]["message"] + "\n\nModel words")
+    # A red-flag rule's statement alone is still answered by its guidance only.
+    _events, result = run("I'm vomiting blood", answer_services(clinical))
+    assert result["trace"]["intent"] == "emergency" and result["answer"] == MESSAGES["en"]["major_bleeding"]
+
+
 @pytest.mark.parametrize("text", CRISIS)
 def test_crisis_wording_in_both_languages_is_an_emergency(clinical, text):
     _events, result = run(text, answer_services(clinical))
