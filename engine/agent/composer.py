@@ -1845,6 +1845,15 @@ def reading_order(selected: Sequence[Evidence], reading: Reading, topic_terms: S
     return sorted(selected, key=key)
 
 
+# What a condition has, not a medicine: "How antidepressants is treated", "How vaccines can be prevented" say
+# nothing; a medicine asked about under such a kind is led as what the sources say of it.
+_CONDITION_KINDS = frozenset({"causes", "symptoms", "diagnosis", "treatment", "prevention"})
+
+
+def _lead_kind(kind: str, asked: Topic) -> str:
+    return "definition" if asked.medicine and kind in _CONDITION_KINDS else kind
+
+
 def _profile_line(profile_summary: str, language: str) -> str:
     none_words = ("none", "없음")
     lines = [line.strip() for line in profile_summary.splitlines()
@@ -2010,7 +2019,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     topic = framing.focus_name(focus, language) if focus else framing.topic_name(_named_in_the_lead(slots, kind),
                                                                                    language)
     lead_text = (kind == "interaction" and not focus and framing.interaction_lead(slots, question, language)
-                 or framing.lead(kind, topic, language, food, aspect))
+                 or framing.lead(_lead_kind(kind, asked), topic, language, food, aspect))
     gist, named = "", backed
     if language == "ko":
         # The Korean glance line names what all backed sentences say, quoted or not (a Korean
@@ -2041,7 +2050,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
                                                              for e, _ in backed):
         lead_text = texts["little_on_topic"].format(topic=topic)
         decisions.append("compose: some quotes come from pages on other topics; the lead says so")
-    elif sourced and kind in framing.KIND_PHRASES_EN and not any(
+    elif sourced and _lead_kind(kind, asked) in framing.KIND_PHRASES_EN and not any(
             reading.facet(s.source_sentence or s.text) in ANSWERING_FACETS.get(kind, {kind}) for s in sourced):
         lead_text = framing.off_kind_lead(kind, topic, language)
         decisions.append(f"compose: no quoted sentence speaks to the asked kind ({kind}); the lead says so")

@@ -2740,6 +2740,20 @@ def test_a_question_whether_an_illness_spreads_opens_with_what_the_sources_say_o
     assert "do not seem to speak directly to whether and how psoriasis spreads" in composition.text, composition.text
 
 
+def test_a_medicine_asked_about_under_a_kind_only_a_condition_has_is_led_as_itself(minilm, clinical_pack):
+    from engine.agent.writer import concept_reader
+    from engine.clinical import extract
+
+    page = Passage("ad", "Antidepressants are prescription medicines you may take to help with depression, anxiety, "
+                   "or pain. They work to balance some of the natural chemicals in our brains. It is important to keep "
+                   "taking your medicines, even if you feel better.", title="What is (are) Antidepressants ?")
+    question = "How long does it take for antidepressants to work?"
+    checker = SupportChecker(minilm, concept_reader(SimpleNamespace(clinical=SimpleNamespace(extract=extract))))
+    composition = compose(question=question, language="en", slots=extract(question), documents=[page], checker=checker)
+    assert composition.text.startswith("What the sources say about antidepressants:"), composition.text
+    assert "is treated" not in composition.text
+
+
 def test_a_title_is_not_quoted():
     from engine.agent.composer import quotable
 
