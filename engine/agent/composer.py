@@ -852,8 +852,9 @@ def asked_aspect(question: str) -> str:
 
 
 # A question about what to eat ("빈혈이 있으면 뭘 먹어야 하나요?", "What should I eat if I have gout?")
-# is answered by sentences about foods and nutrients, whatever its kind.
-_ASKS_ABOUT_FOOD = re.compile(r"(?:뭘|뭐|무엇을|어떤\s*걸)\s*(?:먹|섭취)|" + FOOD_WORD_KO + r"|식단|식이|식사|"
+# is answered by sentences about foods and nutrients, whatever its kind; which medicine to take ("해열제 뭐
+# 먹여야 해요?", "감기약 뭘 먹어요?") is not.
+_ASKS_ABOUT_FOOD = re.compile(r"(?<![약제]\s)(?<![약제])(?:뭘|뭐|무엇을|어떤\s*걸)\s*(?:먹|섭취)|" + FOOD_WORD_KO + r"|식단|식이|식사|"
                               r"\beat\b|\beating\b|\bdiet\b|" + FOOD_WORD, re.I)
 
 

@@ -50,14 +50,16 @@ KOREAN_FILLERS = (
     "넘", "완전", "며칠째", "계속해서", "점점", "한번씩", "많이요", "좀처럼", "전혀",
 )
 # Frequency words are skipped too, except before the few predicates where frequency is
-# the finding itself ("소변을 자주 봐요" = frequent urination, "코가 자주 막혀요" = congestion).
+# the finding itself ("소변을 자주 봐요" = frequent urination, "코가 자주 막혀요" = congestion,
+# "자주 넘어지세요" = falls, not one fall).
 KOREAN_FREQUENCY_WORDS = ("자주", "항상", "늘", "또", "다시", "아직", "매일", "종종", "이따금", "가끔씩", "맨날", "계속")
 _FREQUENCY_PATTERN = re.compile(
     rf"(?<![{HANGUL_SYLLABLE}])(?:{'|'.join(KOREAN_FREQUENCY_WORDS)})(?![{HANGUL_SYLLABLE}])"
-    rf"(?!\s+(?:봐|보|본|볼|가|갈|간|마려|마렵|소변|오줌|화장실|깨|싸))"
+    rf"(?!\s+(?:봐|보|본|볼|가|갈|간|마려|마렵|소변|오줌|화장실|깨|싸|넘어지))"
 )
 _FILLER_PATTERN = re.compile(
     rf"(?<![{HANGUL_SYLLABLE}])(?:{'|'.join(sorted(map(re.escape, KOREAN_FILLERS), key=len, reverse=True))})(?![{HANGUL_SYLLABLE}])"
+    r"(?!\s+넘어지)"
 )
 
 

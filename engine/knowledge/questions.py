@@ -159,7 +159,7 @@ MEDICINE_PAGE_QTYPES = DRUG_QTYPES | {"important warning", "indication", "dietar
 # Whether a medicine is needed for what the asker has ("독감 걸렸는데 타미플루 먹어야 하나요?", "I have the flu.
 # Should I take Tamiflu?", "Do I need antibiotics for a sinus infection?") asks how that is treated; whether it
 # may be taken ("Can I take …", "먹어도 되나요") asks whether it is safe.
-ASKS_IF_NEEDED = re.compile(r"(?:먹어야|먹여야|복용해야|맞아야|써야)\s*(?:하|돼|되|할)|"
+ASKS_IF_NEEDED = re.compile(r"(?:먹어야|먹여야|복용해야|맞아야|써야)\s*(?:하|해|돼|되|할)|"
                             r"\bshould (?:i|we|she|he|they|my \w+) (?:take|give|use|get|be on)\b|"
                             r"\b(?:do|does) (?:i|we|she|he|they|my \w+) need\b|\bis (?:it|\w+) needed\b", re.I)
 

@@ -129,6 +129,7 @@ def _slots(medicines=(), symptoms=(), conditions=()):
     ("독감 걸렸는데 타미플루 먹어야 하나요?", _slots(["oseltamivir"], conditions=["flu"]), "treatment"),
     ("I have the flu. Should I take Tamiflu?", _slots(["oseltamivir"], conditions=["flu"]), "treatment"),
     ("Do I need antibiotics for a sinus infection?", _slots(["antibiotics"], conditions=["sinusitis"]), "treatment"),
+    ("아이가 열이 39도예요. 해열제 뭐 먹여야 해요?", _slots(["antipyretics"], ["fever"]), "treatment"),
     ("I have diabetes. Can I take ibuprofen?", _slots(["ibuprofen"], conditions=["diabetes"]), "definition"),
 ])
 def test_whether_a_medicine_may_be_taken_for_the_complaint_beside_it_asks_how_the_complaint_is_treated(
@@ -142,6 +143,14 @@ def test_whether_a_medicine_may_be_taken_for_the_complaint_beside_it_asks_how_th
                                       "How often should I get a mammogram?"])
 def test_a_lab_value_or_a_screening_interval_is_no_dose_question(question):
     assert question_kind(question) != "dosage"
+
+
+def test_which_medicine_to_give_is_no_question_about_food():
+    from engine.agent.composer import asks_about_food
+
+    assert not asks_about_food("아이가 열이 39도예요. 해열제 뭐 먹여야 해요?")
+    assert not asks_about_food("감기약 뭘 먹어야 돼요?")
+    assert asks_about_food("빈혈이 있으면 뭘 먹어야 하나요?")
 
 
 def test_surgery_is_no_drink_taken_with_a_medicine():

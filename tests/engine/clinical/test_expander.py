@@ -41,6 +41,10 @@ def test_everyday_names_and_upper_case_abbreviations_name_their_condition(clinic
     assert names("어머니가 집에서 넘어지지 않으려면 어떻게 해야 하나요?") == ["falls"]
     assert names("애가 요충이 있대요") == ["pinworms"]
     assert names("비행기 오래 타는데 다리에 혈전 생기는 거 어떻게 막아요?") == ["deep vein thrombosis"]
+    # Falling again and again is falls, frequency word and all; one fall is not.
+    assert names("어르신이 자꾸 넘어지세요. 어떻게 예방하나요?") == ["falls"]
+    assert names("어머니가 자주 넘어지세요") == ["falls"]
+    assert "falls" not in names("넘어지면서 손목을 다쳤어요")
     # A fall that broke a bone names the break, not falls.
     assert "falls" not in names("애가 자전거 타다 넘어져서 팔이 부러진 것 같아요")
     assert names("How can I lower my baby's risk of SIDS?") == ["sudden infant death syndrome"]
