@@ -287,6 +287,10 @@ _OF_ANOTHER = re.compile(r"^(?:\w+\s+){0,2}?(?:symptoms?|signs?|causes?|treatmen
                          r"|(?:usually |often |typically |generally |may )?(?:consists? of|involves?))\b", re.I)
 
 
+# So is how a medicine is given for another condition ("When this medication is used to relieve the symptoms
+# of dermatitis herpetiformis, it should be taken in the smallest effective dose …" for atopic dermatitis).
+_USED_FOR_ANOTHER = re.compile(r"\b(?:medications?|medicines?|drugs?)\s+(?:is|are)\s+used\s+to\s+(?:treat|relieve)\s+"
+                               r"(?:the\s+symptoms\s+of\s+)?([^,;:.]{1,50})", re.I)
 _SUBTYPE_WORDS = frozenset(tokenize("type 1 2 i ii acute chronic mild moderate severe early late childhood adult"))
 
 
@@ -317,9 +321,10 @@ def for_another_condition(sentence: str, asked: set[str], unnamed: bool = False)
     its topic and the sentence's page topic) does not name. With `unnamed`, a condition the lexicon
     does not know counts too, by its words, where the sentence says whose treatment or symptoms it
     gives: on another topic's page, "Treatment of rheumatic fever usually consists of antibiotics …"
-    is not how a fever is treated ("If you have pain …" names a complaint, not a condition)."""
+    is not how a fever is treated ("If you have pain …" names a complaint, not a condition). So is a
+    medicine's use for a condition the lexicon names (`_USED_FOR_ANOTHER`)."""
     of_another = _OF_ANOTHER.match(sentence.strip())
-    clause = _IF_YOU_HAVE.match(sentence.strip()) or of_another
+    clause = _IF_YOU_HAVE.match(sentence.strip()) or of_another or _USED_FOR_ANOTHER.search(sentence)
     if not clause:
         return False
     names = [set(tokenize(m.group(0))) - _SUBTYPE_WORDS for m in _condition_names().finditer(clause.group(1))]

@@ -1902,6 +1902,17 @@ def test_advice_for_people_with_another_condition_is_not_advice_for_the_asker(se
     assert for_another_condition(sentence, asked) is another
 
 
+def test_how_a_medicine_is_given_for_another_condition_is_not_how_the_topic_is_treated():
+    from engine.agent.composer import for_another_condition
+    from engine.text import tokenize
+
+    asked = set(tokenize("How is atopic dermatitis treated? atopic dermatitis"))
+    said = ("When this medication is used to relieve the symptoms of dermatitis herpetiformis, it should be taken in "
+            "the smallest effective dose and for the shortest period possible.")
+    assert for_another_condition(said, asked)
+    assert not for_another_condition("Topical corticosteroids are medicines used to treat atopic dermatitis.", asked)
+
+
 def test_the_symptoms_of_another_condition_are_not_the_topics_unless_its_page_is_about_that_condition():
     from engine.agent.composer import for_another_condition, page_topic_words
     from engine.text import tokenize
