@@ -117,6 +117,7 @@ GENERIC_MEDICATIONS = frozenset({
     "antidiabetic drugs", "steroids", "cephalosporins", "sulfa drugs", "penicillin", "antibiotics", "antihistamines",
     "antihypertensives", "analgesics", "antipyretics", "laxatives", "antacids", "anticonvulsants",
     "proton pump inhibitors", "cold medicine", "cough medicine", "vitamins", "inhalers", "muscle relaxants", "opioids",
+    "sleep medicines",
 })
 # "옥시코돈 같은 마약성 진통제", "ibuprofen, an NSAID": the class after the drug it is said of.
 _CLASS_AFTER = re.compile(r"^\s*(?:같은|등의|등|,\s*(?:an?|the)|\()?\s*$", re.IGNORECASE)

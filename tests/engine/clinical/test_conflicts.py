@@ -113,3 +113,12 @@ def test_a_korean_allergy_alert_names_the_medicines_in_korean_with_the_english_b
     assert alert["message"].startswith("아목시실린(amoxicillin)은(는) ")
     assert "페니실린(penicillin) 알레르기" in alert["message"]
     assert alert["drug"] == "amoxicillin", "the structured fields stay the English canonical names"
+
+
+def test_sleeping_pills_are_sleep_medicines_not_one_of_them_and_still_warn_beside_an_opioid(clinical_pack):
+    names = [m["name"] for m in extract("I take sleeping pills every night.")["medications"]]
+    assert names == ["sleep medicines"]
+    assert [m["name"] for m in extract("수면제 먹고 있어요")["medications"]] == ["sleep medicines"]
+    assert [m["name"] for m in extract("I take Ambien.")["medications"]] == ["zolpidem"]
+    slots = extract("수면제 먹는데 옥시코돈 먹어도 돼요?")
+    assert "interaction" in kinds(conflicts(slots, slots))
