@@ -127,7 +127,8 @@ QTYPE_CUES: tuple[tuple[str, str], ...] = (
     ("symptoms", r"증상|증세|징후|전조|느낌|^(?!.*(?:검사|진단)).*?어떻게\s*알|symptoms?|signs?\b|feels? like|"
                  r"how does it feel|"
                  r"how (?:can|do|would) (?:i|you|we) (?:tell|know) if"),
-    ("considerations", r"(?:뭘|뭐|무엇을)\s*먹(?:어야|으면)|" + FOOD_WORD_KO + r"|식단|식이|대처|어떻게\s*해야|어떻게\s*하(?:죠|지|면\s*좋)|어떡|"
+    # What to eat or feed ("뭘 먹여야 하나요?"), not which medicine ("해열제 뭐 먹여야 해요?" asks how a fever is treated).
+    ("considerations", r"(?<![약제]\s)(?<![약제])(?:뭘|뭐|무엇을)\s*먹(?:어야|으면|여야|이면)|" + FOOD_WORD_KO + r"|식단|식이|대처|어떻게\s*해야|어떻게\s*하(?:죠|지|면\s*좋)|어떡|"
                        r"해야\s*(?:하나요|할까요|돼요|되나요)|가야\s*(?:하|할|돼|되)|응급\s*처치|first aid|"
                        r"what (?:should|do|can) (?:i|we) (?:eat|do)|what to (?:do|eat)|should (?:i|we) (?:go|see|call)|take care of|look after|"
                        r"do (?:i|we) need (?:to see|to go|a doctor)|"

@@ -91,6 +91,9 @@ def test_guard_signals():
     # Protecting oneself from something, or keeping someone from getting it, is preventing it.
     assert question_kinds("How can I protect myself from hepatitis B?") == {"prevention"}
     assert question_kinds("How do I stop my child from getting lice?") == {"prevention"}
+    # What to feed a child is what to do; which medicine to give, how its complaint is treated.
+    assert question_kinds("아이가 구토를 해요. 뭘 먹여야 하나요?") == {"what_to_do"}
+    assert "what_to_do" not in question_kinds("아이가 열이 39도예요. 해열제 뭐 먹여야 해요?")
     # Taking care of something is what to do, not how a medicine is taken.
     assert question_kinds("How should people with diabetes take care of their feet?") == {"what_to_do"}
     assert question_kinds("How should I take metformin?") == {"dosage"}

@@ -41,6 +41,7 @@ def test_everyday_names_and_upper_case_abbreviations_name_their_condition(clinic
     assert names("어머니가 집에서 넘어지지 않으려면 어떻게 해야 하나요?") == ["falls"]
     assert names("애가 요충이 있대요") == ["pinworms"]
     assert names("비행기 오래 타는데 다리에 혈전 생기는 거 어떻게 막아요?") == ["deep vein thrombosis"]
+    assert names("Why do my hands and feet tingle?") == ["numbness"]
     # Falling again and again is falls, frequency word and all; one fall is not.
     assert names("어르신이 자꾸 넘어지세요. 어떻게 예방하나요?") == ["falls"]
     assert names("어머니가 자주 넘어지세요") == ["falls"]
