@@ -23,7 +23,8 @@ only suspects ("Could my son have ADHD?", "How do I know if I have a food allerg
 lost; a topic or a suspicion must not silently become a fact.
 
 A disease named as what a vaccine is against ("I got the pneumonia vaccine", "a tetanus shot",
-"홍역 예방접종을 맞았어요") is the vaccine's topic in any sentence, never the patient's condition.
+"홍역 예방접종을 맞았어요") is the vaccine's topic in any sentence, never the patient's condition; a
+measure the writer wants lowered ("How can I lower my blood pressure?") waits for confirmation.
 """
 
 from __future__ import annotations
@@ -106,6 +107,9 @@ _KO_ABOUT = re.compile(r"에\s*(?:대해|대한|관해|관한)|궁금|알고\s*�
 _KO_INJURED = re.compile(r"쏘였|쏘여서|물렸|물려서|데었|데였|데여서|삐었|삐끗했|베였|베여서|찔렸|긁혔|까졌|다쳤")
 
 
+# A measure the writer wants lowered ("How can I lower my blood pressure?", "혈당 낮추는 음식"), named by a
+# mention that holds the verb: likely, but not stated, that it is high.
+_LOWERING = re.compile(r"^(?:lower|lowering|reduce|bring|get)\b|(?:낮추|낮출|낮춰|내리|내릴)$", re.IGNORECASE)
 # The vaccine or shot written right after a disease's name: the disease is what it protects against.
 _VACCINE_AFTER = re.compile(r"^\s*-?\s*(?:(?:vaccines?|vaccinations?|shots?|jabs?|immuni[sz]ations?|boosters?)\b"
                             r"|백신|예방\s*접종|접종)", re.IGNORECASE)
@@ -135,7 +139,7 @@ def mark_asked_about(text: str, slots: dict, lists=CONCEPT_SLOTS) -> None:
             korean = korean or bool(HANGUL.search(text[start:end]))
             if question and _asked_about(text, sentence, start, end, korean, list_name == "medications"):
                 item["asked_about"] = True
-            elif _suspected(text, sentence, start, end, korean) or (
+            elif _suspected(text, sentence, start, end, korean) or _LOWERING.search(text[start:end]) or (
                     asks and not question and not _tied_to_patient(text, sentence, start, end, korean,
                                                                     complaint=list_name == "symptoms")):
                 item["uncertain"] = True

@@ -127,6 +127,10 @@ def kinds(text):
     ("Could my son have ADHD?", {"adhd": "uncertain"}),
     ("폐렴인 것 같아요. 어떻게 해야 하나요?", {"pneumonia": "uncertain"}),
     ("대상포진이 아닌지 걱정돼요. 어떻게 알 수 있나요?", {"shingles": "uncertain"}),
+    # wanting a measure lowered makes it likely, not stated, that it is high
+    ("How can I lower my blood pressure?", {"hypertension": "uncertain"}),
+    ("혈당 낮추려고 운동해요", {"hyperglycemia": "uncertain"}),
+    ("I have high blood pressure. How can I lower it?", {"hypertension": "asserted"}),
     ("My son has ADHD. How is it treated?", {"adhd": "asserted"}),
     ("두통이 있는데 어떻게 해야 하나요?", {"headache": "asserted"}),
     # a fever that comes on, a head that was hit: stated

@@ -55,6 +55,10 @@ def test_everyday_names_and_upper_case_abbreviations_name_their_condition(clinic
     # Lowering blood pressure is about high blood pressure, not low.
     assert names("약 없이 혈압 낮추는 방법이 있나요?") == ["hypertension"]
     assert names("혈압이 낮아요") == ["hypotension"]
+    assert names("How can I lower my blood pressure?") == ["hypertension"]
+    assert names("How can I lower my cholesterol?") == ["high cholesterol"]
+    assert names("콜레스테롤 낮추는 방법이 있나요?") == ["high cholesterol"]
+    assert names("혈당 낮추는 음식이 있나요?") == ["hyperglycemia"]
     # A cold sore has its own page; herpes simplex's names its encephalitis too.
     assert names("입술포진이 자꾸 생겨요") == ["cold sores"]
     assert names("What causes cold sores?") == ["cold sores"]
