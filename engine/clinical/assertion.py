@@ -23,8 +23,10 @@ only suspects ("Could my son have ADHD?", "How do I know if I have a food allerg
 lost; a topic or a suspicion must not silently become a fact.
 
 A disease named as what a vaccine is against ("I got the pneumonia vaccine", "a tetanus shot",
-"홍역 예방접종을 맞았어요") is the vaccine's topic in any sentence, never the patient's condition; a
-measure the writer wants lowered ("How can I lower my blood pressure?") waits for confirmation.
+"홍역 예방접종을 맞았어요") is the vaccine's topic in any sentence, never the patient's condition; so is
+the family's ("family history of colon cancer", "가족 중에 대장암 환자가 있어요") and one the writer only fears
+getting ("치매에 걸릴까 봐 걱정돼요"). A measure the writer wants lowered ("How can I lower my blood pressure?")
+waits for confirmation.
 """
 
 from __future__ import annotations
@@ -107,6 +109,17 @@ _KO_ABOUT = re.compile(r"에\s*(?:대해|대한|관해|관한)|궁금|알고\s*�
 _KO_INJURED = re.compile(r"쏘였|쏘여서|물렸|물려서|데었|데였|데여서|삐었|삐끗했|베였|베여서|찔렸|긁혔|까졌|다쳤")
 
 
+# A condition in the family, not the patient ("family history of colon cancer", "heart disease runs in my
+# family", "가족 중에 대장암 환자가 있어요", "대장암 가족력이 있어요"), and one the writer only fears getting ("I'm
+# worried about getting Alzheimer's", "치매에 걸릴까 봐 걱정돼요").
+_EN_NOT_THE_PATIENTS_BEFORE = re.compile(
+    r"\bfamily (?:medical )?(?:history|hx) of\s+(?:\w+\s+){0,2}$"
+    r"|\b(?:worried|afraid|scared|concerned|anxious|worry|fear)\s+(?:about|of)\s+(?:getting|developing|catching|having)"
+    r"\s+(?:a\s+|an\s+|the\s+)?$", re.IGNORECASE)
+_EN_NOT_THE_PATIENTS_AFTER = re.compile(r"^[^.;!?]{0,30}?\b(?:runs?|running) in (?:my|our|the|his|her) family\b"
+                                        r"|^\s*(?:\w+\s+){0,2}in (?:my|our|the|his|her) family\b", re.IGNORECASE)
+_KO_NOT_THE_PATIENTS_BEFORE = re.compile(r"(?:가족력|가족\s*중에?|집안에|친척\s*중에?)\s*(?:[가-힣]+\s+){0,2}$")
+_KO_NOT_THE_PATIENTS_AFTER = re.compile(r"^\s*(?:이|가|의)?\s*가족력|^\s*(?:에|이|가)?\s*(?:걸릴까|생길까|올까)\s*(?:봐|봐서|걱정|두려)")
 # A measure the writer wants lowered ("How can I lower my blood pressure?", "혈당 낮추는 음식"), named by a
 # mention that holds the verb: likely, but not stated, that it is high.
 _LOWERING = re.compile(r"^(?:lower|lowering|reduce|bring|get)\b|(?:낮추|낮출|낮춰|내리|내릴)$", re.IGNORECASE)
@@ -127,7 +140,8 @@ def mark_asked_about(text: str, slots: dict, lists=CONCEPT_SLOTS) -> None:
             start, end = item.get("start"), item.get("end")
             if start is None or end is None or item.get("negated"):
                 continue
-            if list_name == "conditions" and _VACCINE_AFTER.match(text[end:end + 16]):
+            if list_name == "conditions" and (_VACCINE_AFTER.match(text[end:end + 16])
+                                              or _not_the_patients(text, start, end)):
                 item["asked_about"] = True
                 continue
             sentence = next(((s, e) for s, e in sentences if s <= start < e), None)
@@ -143,6 +157,16 @@ def mark_asked_about(text: str, slots: dict, lists=CONCEPT_SLOTS) -> None:
                     asks and not question and not _tied_to_patient(text, sentence, start, end, korean,
                                                                     complaint=list_name == "symptoms")):
                 item["uncertain"] = True
+
+
+def _not_the_patients(text: str, start: int, end: int) -> bool:
+    """Whether a condition is named as the family's or as one the writer fears getting (`_EN_NOT_THE_PATIENTS_BEFORE`
+    and the rest), read in the sentence around it."""
+    sentence_start = max(text.rfind(mark, 0, start) for mark in ".!?\n") + 1
+    ends = [i for i in (text.find(mark, end) for mark in ".!?\n") if i >= 0]
+    before, after = text[sentence_start:start], text[end: min(ends) if ends else len(text)]
+    return bool(_EN_NOT_THE_PATIENTS_BEFORE.search(before) or _EN_NOT_THE_PATIENTS_AFTER.search(after)
+                or _KO_NOT_THE_PATIENTS_BEFORE.search(before) or _KO_NOT_THE_PATIENTS_AFTER.search(after))
 
 
 def asks_something(text: str) -> bool:

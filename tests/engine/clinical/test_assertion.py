@@ -58,6 +58,20 @@ def test_a_disease_a_vaccine_is_named_for_is_not_the_patients(clinical_pack, tex
     assert marks(text) == expected
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("There's a history of colon cancer in my family.", {"colorectal cancer": True}),
+    ("I have diabetes and a family history of heart disease.", {"diabetes": False, "coronary heart disease": True}),
+    ("Heart disease runs in my family.", {"coronary heart disease": True}),
+    ("가족 중에 대장암 환자가 있어요", {"colorectal cancer": True}),
+    ("대장암 가족력이 있어요", {"colorectal cancer": True}),
+    ("I'm worried about getting Alzheimer's.", {"alzheimer disease": True}),
+    ("치매에 걸릴까 봐 걱정돼요", {"dementia": True}),
+    ("My family doctor says I have asthma.", {"asthma": False}),
+])
+def test_the_familys_conditions_and_feared_ones_are_not_the_patients(clinical_pack, text, expected):
+    assert marks(text) == expected
+
+
 def test_negated_items_are_left_alone(clinical_pack):
     slots = extract("No fever. What is a cough?")
     assert [(s["name"], s["negated"], bool(s.get("asked_about"))) for s in slots["symptoms"]] == [
