@@ -74,6 +74,7 @@ _EN_NOT_HAD = re.compile(
 # A mention that holds the verb ("How can I prevent food poisoning?" is one mention, "prevent food
 # poisoning", in the pack) is read with that verb before it.
 _EN_LEADING_VERB = re.compile(r"^(?:prevent\w*|avoid\w*)\s+", re.IGNORECASE)
+_EN_LEADING_HAVE = re.compile(r"^(?:has|have|had|got)\s+", re.IGNORECASE)
 # Asking whether the patient has something only suspects it ("How do I know if I have a food allergy?",
 # "Could my son have ADHD?", "Is this a migraine?"): kept, waiting for confirmation.
 _EN_SUSPECTED = re.compile(
@@ -83,6 +84,12 @@ _EN_SUSPECTED = re.compile(
     r"\s+(?:have|be\s+having|have\s+got|be\s+getting)"
     r"|^\s*(?:is|could|might)\s+(?:it|this|that)(?:\s+be)?)"
     r"\s+(?:(?:a|an|the|some|getting|developing)\s+)?(?:[\w'-]+\s+){0,2}$", re.IGNORECASE)
+# A diagnosis the writer thinks or fears the patient has ("I'm scared I have cancer", "I don't think I have the
+# flu", "I think my son has lice"); a complaint said so ("I think I have a fever") is still the complaint.
+_EN_THINKS_SO = re.compile(
+    r"\b(?:think|thought|worried|afraid|scared|fear|suspect|wonder(?:ing)?|guess)\s+(?:that\s+)?"
+    r"(?:i|we|he|she|they|it|my\s+\w+|our\s+\w+)\s+(?:might\s+|may\s+|could\s+)?(?:have|has|had|got|is|am)"
+    r"\s+(?:(?:a|an|the|some)\s+)?(?:[\w'-]+\s+){0,2}$", re.IGNORECASE)
 # "ADHD인지", "감기일까", "폐렴인 것 같아요", "대상포진 아닌지": whether it is so, not that it is.
 _KO_SUSPECTED = re.compile(r"^\s*(?:(?:인|일)(?:지|까|가|\s*것\s*같|\s*수도)|(?:이|가)?\s*아닌(?:지|가)|(?:이|가)?\s*아닐까"
                            r"|같(?:아|은데|습))")
@@ -110,12 +117,14 @@ _KO_INJURED = re.compile(r"쏘였|쏘여서|물렸|물려서|데었|데였|데�
 
 
 # A condition in the family, not the patient ("family history of colon cancer", "heart disease runs in my
-# family", "가족 중에 대장암 환자가 있어요", "대장암 가족력이 있어요"), and one the writer only fears getting ("I'm
-# worried about getting Alzheimer's", "치매에 걸릴까 봐 걱정돼요").
+# family", "가족 중에 대장암 환자가 있어요", "대장암 가족력이 있어요"), one the writer only fears getting ("I'm
+# worried about getting Alzheimer's", "치매에 걸릴까 봐 걱정돼요"), and one read or heard about ("I read about
+# lupus online").
 _EN_NOT_THE_PATIENTS_BEFORE = re.compile(
     r"\bfamily (?:medical )?(?:history|hx) of\s+(?:\w+\s+){0,2}$"
     r"|\b(?:worried|afraid|scared|concerned|anxious|worry|fear)\s+(?:about|of)\s+(?:getting|developing|catching|having)"
-    r"\s+(?:a\s+|an\s+|the\s+)?$", re.IGNORECASE)
+    r"\s+(?:a\s+|an\s+|the\s+)?$"
+    r"|\b(?:read|heard|learned|saw|seen|watched)\s+(?:\w+\s+){0,2}?(?:about|of|on)\s+(?:a\s+|an\s+|the\s+)?$", re.IGNORECASE)
 _EN_NOT_THE_PATIENTS_AFTER = re.compile(r"^[^.;!?]{0,30}?\b(?:runs?|running) in (?:my|our|the|his|her) family\b"
                                         r"|^\s*(?:\w+\s+){0,2}in (?:my|our|the|his|her) family\b", re.IGNORECASE)
 _KO_NOT_THE_PATIENTS_BEFORE = re.compile(r"(?:가족력|가족\s*중에?|집안에|친척\s*중에?)\s*(?:[가-힣]+\s+){0,2}$")
@@ -153,9 +162,10 @@ def mark_asked_about(text: str, slots: dict, lists=CONCEPT_SLOTS) -> None:
             korean = korean or bool(HANGUL.search(text[start:end]))
             if question and _asked_about(text, sentence, start, end, korean, list_name == "medications"):
                 item["asked_about"] = True
-            elif _suspected(text, sentence, start, end, korean) or _LOWERING.search(text[start:end]) or (
-                    asks and not question and not _tied_to_patient(text, sentence, start, end, korean,
-                                                                    complaint=list_name == "symptoms")):
+            elif (_suspected(text, sentence, start, end, korean) or _LOWERING.search(text[start:end])
+                  or (list_name == "conditions" and _suspected(text, sentence, start, end, korean, _EN_THINKS_SO))
+                  or (asks and not question and not _tied_to_patient(text, sentence, start, end, korean,
+                                                                     complaint=list_name == "symptoms"))):
                 item["uncertain"] = True
 
 
@@ -182,12 +192,15 @@ def _sentence_kind(sentence_text: str) -> tuple[bool, bool]:
     return False, sentence_text.rstrip().endswith("?") or bool(_EN_QUESTION_START.match(sentence_text))
 
 
-def _suspected(text: str, sentence: tuple[int, int], start: int, end: int, korean: bool) -> bool:
-    """Whether a question asks if the patient has the mentioned thing (`_EN_SUSPECTED`, `_KO_SUSPECTED`)."""
+def _suspected(text: str, sentence: tuple[int, int], start: int, end: int, korean: bool,
+               english=_EN_SUSPECTED) -> bool:
+    """Whether a question asks if the patient has the mentioned thing (`_EN_SUSPECTED`, `_KO_SUSPECTED`), or, with
+    `english` another pattern, whether the clause before it says so."""
     if korean:
-        return bool(_KO_SUSPECTED.search(text[end: sentence[1]]))
+        return english is _EN_SUSPECTED and bool(_KO_SUSPECTED.search(text[end: sentence[1]]))
     clause_start = max([sentence[0]] + [m.end() for m in _CLAUSE_BREAK.finditer(text, sentence[0], start)])
-    return bool(_EN_SUSPECTED.search(text[clause_start:start]))
+    verb = _EN_LEADING_HAVE.match(text[start:end])  # the pack's mention may hold the verb ("has lice")
+    return bool(english.search(text[clause_start:start] + (verb.group(0) if verb else "")))
 
 
 def _tied_to_patient(text: str, sentence: tuple[int, int], start: int, end: int, korean: bool,

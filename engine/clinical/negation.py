@@ -51,12 +51,19 @@ _LIST_CONNECTOR = re.compile(
 MAX_PRE_CUE_WORDS = 5
 
 
+# A test for the condition that came back normal or negative ("독감 검사했는데 음성이에요", "당뇨 검사 결과
+# 정상이에요"): the "는데" that would end the clause does not end this one.
+_KO_TESTED_NORMAL = re.compile(rf"^\s*(?:이|가|은|는)?\s*검사[{_H}]*\s*(?:[{_H}]+\s+)?(?:결과[{_H}]*\s*)?"
+                               r"(?:음성|정상|이상\s*(?:없|무))")
+
+
 def apply_negation(text: str, mentions: list[Mention]) -> None:
     """Set `negated` on each mention in place."""
     post = _post_negated(text, mentions)
     pre = _pre_negated(text, mentions)
     for mention, after, before in zip(mentions, post, pre):
-        mention.negated = mention.negated_form or after or before
+        mention.negated = (mention.negated_form or after or before
+                           or bool(_KO_TESTED_NORMAL.match(text[mention.end: mention.end + 30])))
 
 
 def _post_negated(text: str, mentions: list[Mention]) -> list[bool]:

@@ -67,6 +67,7 @@ def test_a_disease_a_vaccine_is_named_for_is_not_the_patients(clinical_pack, tex
     ("I'm worried about getting Alzheimer's.", {"alzheimer disease": True}),
     ("치매에 걸릴까 봐 걱정돼요", {"dementia": True}),
     ("My family doctor says I have asthma.", {"asthma": False}),
+    ("I read about lupus online.", {"lupus": True}),
 ])
 def test_the_familys_conditions_and_feared_ones_are_not_the_patients(clinical_pack, text, expected):
     assert marks(text) == expected
@@ -145,6 +146,11 @@ def kinds(text):
     ("How can I lower my blood pressure?", {"hypertension": "uncertain"}),
     ("혈당 낮추려고 운동해요", {"hyperglycemia": "uncertain"}),
     ("I have high blood pressure. How can I lower it?", {"hypertension": "asserted"}),
+    # a diagnosis the writer thinks or fears the patient has; a complaint said so is still the complaint
+    ("I think my son has lice", {"head lice": "uncertain"}),
+    ("I'm scared I have cancer.", {"cancer": "uncertain"}),
+    ("I don't think I have the flu.", {"flu": "uncertain"}),
+    ("I think I have a fever", {"fever": "asserted"}),
     ("My son has ADHD. How is it treated?", {"adhd": "asserted"}),
     ("두통이 있는데 어떻게 해야 하나요?", {"headache": "asserted"}),
     # a fever that comes on, a head that was hit: stated

@@ -339,3 +339,16 @@ def test_a_class_said_of_a_drug_named_beside_it_is_that_drug(clinical_pack, text
 def test_a_symptom_named_as_when_another_happens_is_not_extracted(clinical_pack, text, expected):
     slots = extract(text)
     assert {item["name"] for key in ("conditions", "symptoms") for item in slots[key]} == expected
+
+
+@pytest.mark.parametrize("text, name", [
+    ("독감 검사했는데 음성이에요", "flu"),
+    ("당뇨 검사 했는데 정상이래요", "diabetes"),
+])
+def test_a_test_that_came_back_normal_negates_its_condition(clinical_pack, text, name):
+    from engine.clinical import extract
+
+    (item,) = extract(text)["conditions"]
+    assert item["name"] == name and item["negated"]
+    (item,) = extract("독감 검사 양성이에요")["conditions"]
+    assert not item["negated"]
