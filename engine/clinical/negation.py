@@ -57,13 +57,23 @@ _KO_TESTED_NORMAL = re.compile(rf"^\s*(?:이|가|은|는)?\s*검사[{_H}]*\s*(?:
                                r"(?:음성|정상|이상\s*(?:없|무))")
 
 
+# A condition the patient had and no longer has ("I used to have asthma", "예전에 천식이 있었는데 지금은 괜찮아요").
+_USED_TO_HAVE = re.compile(r"\bused\s+to\s+(?:have|get|suffer\s+from)\s+(?:(?:a|an|the)\s+)?$", re.IGNORECASE)
+_HAD_UNTIL_NOW = re.compile(rf"^\s*(?:이|가)?\s*있었(?:는데|지만|고)\s*,?\s*(?:지금은|이제는|요즘은|지금)\s*"
+                            r"(?:다\s*)?(?:괜찮|없|나았|안\s*해|멀쩡)")
+
+
 def apply_negation(text: str, mentions: list[Mention]) -> None:
     """Set `negated` on each mention in place."""
     post = _post_negated(text, mentions)
     pre = _pre_negated(text, mentions)
     for mention, after, before in zip(mentions, post, pre):
+        sentence_start = max(text.rfind(mark, 0, mention.start) for mark in ".!?\n") + 1
         mention.negated = (mention.negated_form or after or before
-                           or bool(_KO_TESTED_NORMAL.match(text[mention.end: mention.end + 30])))
+                           or bool(_KO_TESTED_NORMAL.match(text[mention.end: mention.end + 30]))
+                           or (mention.slot in ("condition", "symptom")
+                               and bool(_USED_TO_HAVE.search(text[sentence_start: mention.start])
+                                        or _HAD_UNTIL_NOW.match(text[mention.end: mention.end + 30]))))
 
 
 def _post_negated(text: str, mentions: list[Mention]) -> list[bool]:
@@ -131,6 +141,7 @@ def _last_words(head: str, count: int) -> str:
 # "메트포르민은 속이 안 좋아서 끊었어요").
 _STOPPED_BEFORE = re.compile(
     r"\b(?:stopped|quit|discontinued|ceased)(?:\s+(?:taking|using|the))?\s*$"
+    r"|\bused\s+to\s+(?:take|be\s+on|use)(?:\s+the)?\s*$"
     r"|\b(?:came|come|coming|went|gone|been)\s+off(?:\s+(?:of|the))?\s*$"
     r"|\b(?:took|taken|take|switched|switch|weaned|moved)\s+(?:me|him|her|them|us)\s+off(?:\s+(?:of|the))?\s*$"
     r"|\bno\s+longer\s+(?:on|taking|take|takes|using)(?:\s+the)?\s*$"

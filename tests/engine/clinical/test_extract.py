@@ -352,3 +352,18 @@ def test_a_test_that_came_back_normal_negates_its_condition(clinical_pack, text,
     assert item["name"] == name and item["negated"]
     (item,) = extract("독감 검사 양성이에요")["conditions"]
     assert not item["negated"]
+
+
+@pytest.mark.parametrize("text, name", [
+    ("I used to have asthma as a kid but it went away.", "asthma"),
+    ("예전에 천식이 있었는데 지금은 괜찮아요", "asthma"),
+    ("I used to take lisinopril", "lisinopril"),
+])
+def test_what_the_patient_had_or_took_and_no_longer_does_is_negated(clinical_pack, text, name):
+    from engine.clinical import extract
+
+    slots = extract(text)
+    (item,) = slots["conditions"] + slots["medications"]
+    assert item["name"] == name and item["negated"]
+    (item,) = extract("천식이 있었는데 지금도 가끔 숨이 차요")["conditions"]
+    assert not item["negated"]
