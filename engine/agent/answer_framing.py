@@ -218,8 +218,7 @@ def interaction_lead(slots: dict, question: str, language: str) -> str:
     """The lead of an interaction question that does not name two medicines: "taking ibuprofen with
     kidney disease" (not "taking kidney disease and ibuprofen together"), "drinking alcohol while
     taking oxycodone", "taking simvastatin with other medicines, food or drink", "drinking alcohol with
-    gout"; "" when the
-    question names two medicines ("taking warfarin and aspirin together")."""
+    gout"; "" when the question names two medicines ("taking warfarin and aspirin together")."""
     templates = LEADS.get(language, LEADS["en"])
     pair = medicine_with_condition(slots, language)
     if pair:

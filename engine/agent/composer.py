@@ -856,6 +856,15 @@ def asked_aspect(question: str) -> str:
     return "how_long" if asks_how_long(question) else "spread" if asks_how_it_spreads(question) else ""
 
 
+def answers_the_aspect(sentence: str, aspect: str) -> bool:
+    """Whether the sentence answers what a question asks of its topic (`asked_aspect`)."""
+    return bool(aspect) and bool(_ASPECT_SENTENCES[aspect].search(sentence))
+
+
+# A Korean question about an aspect, as the English embedder reads it.
+_ASPECT_PHRASING = {"how_long": "How long does {f} last?", "spread": "How is {f} spread? Is it contagious?"}
+
+
 # A question about what to eat ("빈혈이 있으면 뭘 먹어야 하나요?", "What should I eat if I have gout?")
 # is answered by sentences about foods and nutrients, whatever its kind; which medicine to take ("해열제 뭐
 # 먹여야 해요?", "감기약 뭘 먹어요?") is not.
@@ -896,7 +905,7 @@ def speaks_to(sentence: str, kind: str, food: bool = False, aspect: str = "") ->
     about what to eat, speaks of food other than as a cause, or, for a question about an `aspect`
     (`asked_aspect`), answers it (a time span, how it spreads), or, for a side-effects question, says
     what the medicine can cause (`_MAY_CAUSE`)."""
-    if aspect and _ASPECT_SENTENCES[aspect].search(sentence):
+    if answers_the_aspect(sentence, aspect):
         return True
     if kind == "what_to_do" and _TAKES_A_SAMPLE.search(sentence):
         return False
@@ -951,10 +960,9 @@ def english_query(question: str, slots: dict, kind: str, focus: Sequence[str] = 
     focus_text = " and ".join(dict.fromkeys(names)) or latin
     if focus_text and kind == "what_to_do" and asks_about_food(question):
         return f"What foods should people with {focus_text} eat?"
-    if focus_text and kind == "definition" and asks_how_long(question):
-        return f"How long does {focus_text} last?"
-    if focus_text and kind == "definition" and asks_how_it_spreads(question):
-        return f"How is {focus_text} spread? Is it contagious?"
+    aspect = asked_aspect(question) if focus_text and kind == "definition" else ""
+    if aspect:
+        return _ASPECT_PHRASING[aspect].format(f=focus_text)
     return _PHRASING[kind].format(f=focus_text) if focus_text else question
 
 
@@ -1836,7 +1844,7 @@ def reading_order(selected: Sequence[Evidence], reading: Reading, topic_terms: S
     that."""
     order = {name: i for i, name in enumerate(READING_ORDER)}
     terms = [term for term in topic_terms if term]
-    aspect = _ASPECT_SENTENCES.get(reading.aspect) if reading.kind == "definition" else None
+    aspect = reading.aspect if reading.kind == "definition" else ""
 
     def key(item: Evidence):
         name = reading.facet(item.text)
@@ -1845,8 +1853,7 @@ def reading_order(selected: Sequence[Evidence], reading: Reading, topic_terms: S
             unnamed = name == "definition" and not any(t in lowered for t in terms)
         else:
             unnamed = not overview(item.text, reading.kind, terms)
-        answers = bool(aspect and aspect.search(item.text))
-        return (not answers, 0 if name == reading.kind else 1, unnamed, order[name], item.source, item.position)
+        return (not answers_the_aspect(item.text, aspect), 0 if name == reading.kind else 1, unnamed, order[name], item.source, item.position)
 
     return sorted(selected, key=key)
 
@@ -2061,7 +2068,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
         lead_text = framing.off_kind_lead(kind, topic, language)
         decisions.append(f"compose: no quoted sentence speaks to the asked kind ({kind}); the lead says so")
     elif sourced and kind == "definition" and reading.aspect and not any(
-            _ASPECT_SENTENCES[reading.aspect].search(s.source_sentence or s.text) for s in sourced):
+            answers_the_aspect(s.source_sentence or s.text, reading.aspect) for s in sourced):
         lead_text = framing.off_kind_lead(reading.aspect, topic, language)
         decisions.append(f"compose: no quoted sentence speaks to what is asked ({reading.aspect}); the lead says so")
     if not sourced:

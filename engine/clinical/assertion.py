@@ -149,12 +149,12 @@ def mark_asked_about(text: str, slots: dict, lists=CONCEPT_SLOTS) -> None:
             start, end = item.get("start"), item.get("end")
             if start is None or end is None or item.get("negated"):
                 continue
-            if list_name == "conditions" and (_VACCINE_AFTER.match(text[end:end + 16])
-                                              or _not_the_patients(text, start, end)):
-                item["asked_about"] = True
-                continue
             sentence = next(((s, e) for s, e in sentences if s <= start < e), None)
             if sentence is None:
+                continue
+            if list_name == "conditions" and (_VACCINE_AFTER.match(text[end:end + 16])
+                                              or _not_the_patients(text[sentence[0]:start], text[end:sentence[1]])):
+                item["asked_about"] = True
                 continue
             if sentence not in questions:
                 questions[sentence] = _sentence_kind(text[sentence[0]: sentence[1]])
@@ -163,18 +163,15 @@ def mark_asked_about(text: str, slots: dict, lists=CONCEPT_SLOTS) -> None:
             if question and _asked_about(text, sentence, start, end, korean, list_name == "medications"):
                 item["asked_about"] = True
             elif (_suspected(text, sentence, start, end, korean) or _LOWERING.search(text[start:end])
-                  or (list_name == "conditions" and _suspected(text, sentence, start, end, korean, _EN_THINKS_SO))
+                  or (list_name == "conditions" and _thinks_so(text, sentence, start, end, korean))
                   or (asks and not question and not _tied_to_patient(text, sentence, start, end, korean,
                                                                      complaint=list_name == "symptoms"))):
                 item["uncertain"] = True
 
 
-def _not_the_patients(text: str, start: int, end: int) -> bool:
-    """Whether a condition is named as the family's or as one the writer fears getting (`_EN_NOT_THE_PATIENTS_BEFORE`
-    and the rest), read in the sentence around it."""
-    sentence_start = max(text.rfind(mark, 0, start) for mark in ".!?\n") + 1
-    ends = [i for i in (text.find(mark, end) for mark in ".!?\n") if i >= 0]
-    before, after = text[sentence_start:start], text[end: min(ends) if ends else len(text)]
+def _not_the_patients(before: str, after: str) -> bool:
+    """Whether a condition is named as the family's, as one the writer fears getting or as one read about
+    (`_EN_NOT_THE_PATIENTS_BEFORE` and the rest), by its sentence `before` and `after` it."""
     return bool(_EN_NOT_THE_PATIENTS_BEFORE.search(before) or _EN_NOT_THE_PATIENTS_AFTER.search(after)
                 or _KO_NOT_THE_PATIENTS_BEFORE.search(before) or _KO_NOT_THE_PATIENTS_AFTER.search(after))
 
@@ -192,15 +189,23 @@ def _sentence_kind(sentence_text: str) -> tuple[bool, bool]:
     return False, sentence_text.rstrip().endswith("?") or bool(_EN_QUESTION_START.match(sentence_text))
 
 
-def _suspected(text: str, sentence: tuple[int, int], start: int, end: int, korean: bool,
-               english=_EN_SUSPECTED) -> bool:
-    """Whether a question asks if the patient has the mentioned thing (`_EN_SUSPECTED`, `_KO_SUSPECTED`), or, with
-    `english` another pattern, whether the clause before it says so."""
+def _suspected(text: str, sentence: tuple[int, int], start: int, end: int, korean: bool) -> bool:
+    """Whether a question asks if the patient has the mentioned thing (`_EN_SUSPECTED`, `_KO_SUSPECTED`)."""
     if korean:
-        return english is _EN_SUSPECTED and bool(_KO_SUSPECTED.search(text[end: sentence[1]]))
+        return bool(_KO_SUSPECTED.search(text[end: sentence[1]]))
+    return bool(_EN_SUSPECTED.search(_clause_before(text, sentence, start, end)))
+
+
+def _thinks_so(text: str, sentence: tuple[int, int], start: int, end: int, korean: bool) -> bool:
+    """Whether the writer only thinks or fears the patient has the mentioned diagnosis (`_EN_THINKS_SO`)."""
+    return not korean and bool(_EN_THINKS_SO.search(_clause_before(text, sentence, start, end)))
+
+
+def _clause_before(text: str, sentence: tuple[int, int], start: int, end: int) -> str:
+    """The clause of `sentence` before a mention, with "has"/"have" when the pack's mention holds it ("has lice")."""
     clause_start = max([sentence[0]] + [m.end() for m in _CLAUSE_BREAK.finditer(text, sentence[0], start)])
-    verb = _EN_LEADING_HAVE.match(text[start:end])  # the pack's mention may hold the verb ("has lice")
-    return bool(english.search(text[clause_start:start] + (verb.group(0) if verb else "")))
+    verb = _EN_LEADING_HAVE.match(text[start:end])
+    return text[clause_start:start] + (verb.group(0) if verb else "")
 
 
 def _tied_to_patient(text: str, sentence: tuple[int, int], start: int, end: int, korean: bool,

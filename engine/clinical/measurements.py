@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from engine.clinical.lexicon import lexicon_dir, read_rows
-from engine.text import HANGUL_SYLLABLE
+from engine.text import HANGUL_SYLLABLE, has_hangul
 
 _H = HANGUL_SYLLABLE
 NUMBER = r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
@@ -245,18 +245,22 @@ class LabName:
         """The test's English names a knowledge base can be searched by, its own name first.
         Names of two letters or fewer ("K", "Cr") and a bare "sugar" name too much else."""
         names = [self.spec.name, *(_plain(n) for n in self.spec.names)]
-        return [n for n in dict.fromkeys(names)
-                if n.isascii() and len(n) > 2 and n.lower() not in _AMBIGUOUS_LAB_NAMES]
+        return [n for n in dict.fromkeys(names) if n.isascii() and not _ambiguous_lab_name(n)]
 
 
 _AMBIGUOUS_LAB_NAMES = {"sugar", "sugars", "urea", "creat", "cre"}
 
 
+def _ambiguous_lab_name(name: str) -> bool:
+    """An English name that names too much else to stand for the test: two letters or fewer, or a bare "sugar"."""
+    return name.isascii() and (len(name) <= 2 or name.lower() in _AMBIGUOUS_LAB_NAMES)
+
+
 @lru_cache(maxsize=1)
 def korean_lab_names() -> dict[str, str]:
     """A lab test's English name (lower case) -> its first Korean name ("hba1c" -> "당화혈색소")."""
-    return {spec.name.lower(): next(n for n in spec.names if re.search(f"[{_H}]", n))
-            for spec in load_specs() if spec.kind == "lab" and any(re.search(f"[{_H}]", n) for n in spec.names)}
+    return {spec.name.lower(): next(n for n in spec.names if has_hangul(n))
+            for spec in load_specs() if spec.kind == "lab" and any(has_hangul(n) for n in spec.names)}
 
 
 def lab_names(text: str, directory: Path | None = None) -> list[LabName]:
@@ -268,7 +272,7 @@ def lab_names(text: str, directory: Path | None = None) -> list[LabName]:
         written = match.group(0)
         if spec is None or spec.kind != "lab":
             continue
-        if written.isascii() and (len(written) <= 2 or written.lower() in _AMBIGUOUS_LAB_NAMES):
+        if _ambiguous_lab_name(written):
             continue
         found.append(LabName(spec, written, match.start(), match.end()))
     return found

@@ -57,10 +57,14 @@ _KO_TESTED_NORMAL = re.compile(rf"^\s*(?:이|가|은|는)?\s*검사[{_H}]*\s*(?:
                                r"(?:음성|정상|이상\s*(?:없|무))")
 
 
-# A condition the patient had and no longer has ("I used to have asthma", "예전에 천식이 있었는데 지금은 괜찮아요").
+# A condition the patient had and no longer has ("I used to have asthma", "예전에 천식이 있었는데 지금은 괜찮아요"),
+# read in the few characters around the mention (`_AROUND`).
 _USED_TO_HAVE = re.compile(r"\bused\s+to\s+(?:have|get|suffer\s+from)\s+(?:(?:a|an|the)\s+)?$", re.IGNORECASE)
 _HAD_UNTIL_NOW = re.compile(rf"^\s*(?:이|가)?\s*있었(?:는데|지만|고)\s*,?\s*(?:지금은|이제는|요즘은|지금)\s*"
                             r"(?:다\s*)?(?:괜찮|없|나았|안\s*해|멀쩡)")
+
+
+_AROUND = 30
 
 
 def apply_negation(text: str, mentions: list[Mention]) -> None:
@@ -68,12 +72,17 @@ def apply_negation(text: str, mentions: list[Mention]) -> None:
     post = _post_negated(text, mentions)
     pre = _pre_negated(text, mentions)
     for mention, after, before in zip(mentions, post, pre):
-        sentence_start = max(text.rfind(mark, 0, mention.start) for mark in ".!?\n") + 1
-        mention.negated = (mention.negated_form or after or before
-                           or bool(_KO_TESTED_NORMAL.match(text[mention.end: mention.end + 30]))
-                           or (mention.slot in ("condition", "symptom")
-                               and bool(_USED_TO_HAVE.search(text[sentence_start: mention.start])
-                                        or _HAD_UNTIL_NOW.match(text[mention.end: mention.end + 30]))))
+        mention.negated = mention.negated_form or after or before or _no_longer_had(text, mention)
+
+
+def _no_longer_had(text: str, mention: Mention) -> bool:
+    """A test for it came back normal (`_KO_TESTED_NORMAL`), or a condition or complaint the patient used to
+    have (`_USED_TO_HAVE`, `_HAD_UNTIL_NOW`)."""
+    after = text[mention.end: mention.end + _AROUND]
+    if _KO_TESTED_NORMAL.match(after):
+        return True
+    return mention.slot in ("condition", "symptom") and bool(
+        _USED_TO_HAVE.search(text[max(0, mention.start - _AROUND): mention.start]) or _HAD_UNTIL_NOW.match(after))
 
 
 def _post_negated(text: str, mentions: list[Mention]) -> list[bool]:

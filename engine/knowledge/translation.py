@@ -213,7 +213,8 @@ class QueryTranslator:
             return None
         sentences = _sentences(query)
         asked = _questions(sentences)
-        qtypes = detect_qtypes(" ".join(s[2] for s in asked))
+        asked_text = " ".join(s[2] for s in asked)
+        qtypes = detect_qtypes(asked_text)
         message = is_clinical_case(query)
         allergic = self._allergic(mentions, sentences)
         if kb is not None:
@@ -238,7 +239,7 @@ class QueryTranslator:
         focus = self._unique(focus)[:2]
         treated = ([] if message or allergic or not all(m in in_question for m in focus)
                    else self._treated_complaint(focus, complaint, qtypes)
-                   or self._needed_for(focus, mentions, " ".join(s[2] for s in asked), qtypes))
+                   or self._needed_for(focus, mentions, asked_text, qtypes))
         if treated:
             focus = [*[m for m in focus if m not in treated][:1], *treated]
         focus_names = {m["name"] for m in focus}
@@ -280,7 +281,7 @@ class QueryTranslator:
                     subqueries.append(SubQuery(f"{allergen['name']} allergy", [allergen["name"]], None,
                                                f"{allergen['name']} allergy", weight=0.5))
                     boost_keys += self._allergy_pages(allergen)
-        if not drug_question and not message and focus_keys and ALCOHOL.search(" ".join(s[2] for s in asked)):
+        if not drug_question and not message and focus_keys and ALCOHOL.search(asked_text):
             # "통풍이 있는데 맥주 마셔도 되나요?": what the condition's pages say of alcohol.
             subqueries[1:1] = [SubQuery(f"{focus_keys[0]} alcohol", [focus_keys[0]], None, f"{focus_keys[0]} alcohol",
                                         terms=[focus_keys[0], "alcohol", "drinking"])]

@@ -28,7 +28,7 @@ from engine.agent.prompting import (
 from engine.agent.services import AgentServices
 from engine.agent.state import TurnState
 from engine.agent.support import ALERT, GUIDANCE, Support
-from engine.agent.nodes.understanding import only_resembles_an_emergency
+from engine.agent.nodes.understanding import guidance_alone
 from engine.agent.writer import sentence_records, write_answer
 from engine.clinical.assertion import asks_something
 from engine.errors import GenerationCancelled
@@ -186,7 +186,7 @@ def generate_plain(state: TurnState, services: AgentServices):
         return {"answer": answer, "messages": messages, "intent": "question", "needs_retrieval": False,
                 "dynamic_k": 0}
     guidance = emergency_guidance(state.alerts)
-    if guidance and not asks_something(state.text) and not only_resembles_an_emergency(state.alerts):
+    if guidance and guidance_alone(state.text, state.alerts):
         yield Token(guidance)
         return {"answer": guidance, "messages": messages, "intent": "emergency", "needs_retrieval": False,
                 "dynamic_k": 0}

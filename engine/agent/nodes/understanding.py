@@ -65,6 +65,14 @@ def only_resembles_an_emergency(alerts: list[dict]) -> bool:
     return bool(emergency) and all(a.get("detected_by") == "similar" for a in emergency)
 
 
+def guidance_alone(text: str, alerts: list[dict]) -> bool:
+    """Whether an emergency turn is answered by its guidance alone: a red-flag rule fired and the message
+    asks nothing ("ok, I want to kill myself"). One that asks something, or only resembles an emergency
+    (the similarity check: "혈압약 먹고 어지러워요" near a description of bleeding, which may well be none),
+    is answered as a question after the guidance."""
+    return not asks_something(text) and not only_resembles_an_emergency(alerts)
+
+
 def in_question_language(alert: dict, language: str) -> dict:
     """A conflict alert whose `message` is in the question's language (the language of the
     answer it frames); `messages` keeps both for a reader in the other language."""
@@ -117,12 +125,10 @@ def plan_retrieval(state: TurnState, services: AgentServices) -> dict:
     An emergency turn is never small talk: when the message also asks something it is
     answered as a question (the guidance first); when it only states the emergency
     ("ok, I want to kill myself") the guidance is the whole answer, with no retrieval and
-    no model words after it. A message that only resembles an emergency (the similarity check,
-    not a red-flag rule: "혈압약 먹고 어지러워요" near a description of bleeding) is answered as a
-    question after the notice: it may well be no emergency, and then it would go unanswered.
+    no model words after it; so is one that only resembles an emergency (`guidance_alone`).
     """
     settings = services.settings
-    if state.emergency and (asks_something(state.text) or only_resembles_an_emergency(state.alerts)):
+    if state.emergency and not guidance_alone(state.text, state.alerts):
         why = "asks something" if asks_something(state.text) else "only resembles an emergency"
         return {"intent": "question", "needs_retrieval": True, "query_complexity": "moderate",
                 "dynamic_k": settings.retrieval.k_moderate, "intent_source": "triage",
