@@ -67,6 +67,13 @@ _HAD_UNTIL_NOW = re.compile(rf"^\s*(?:이|가)?\s*있었(?:는데|지만|고)\s*
 _AROUND = 30
 
 
+# A mention in the dative, genitive or instrumental ("통풍에 안 좋은 음식", "두통에 효과 없어요", "당뇨의 합병증은
+# 없어요"): what follows denies something else, unless it is catching, suffering or having trouble with the
+# illness itself ("감기에 안 걸렸어요", "두통에 시달리지 않아요", "열로 고생하지 않았어요", "어지럼증에는 문제 없어요").
+_OBLIQUE = re.compile(rf"^\s*(?:에(?:는|도|게|서)?|의|으로|로|한테)(?![{_H}])")
+_CAUGHT = re.compile(rf"걸리|걸렸|걸려|시달리|시달렸|감염|고생|^\s*[{_H}]+\s*(?:별\s*|아무\s*)?문제")
+
+
 def apply_negation(text: str, mentions: list[Mention]) -> None:
     """Set `negated` on each mention in place."""
     post = _post_negated(text, mentions)
@@ -92,6 +99,8 @@ def _post_negated(text: str, mentions: list[Mention]) -> list[bool]:
         following = mentions[index + 1] if index + 1 < len(mentions) else None
         tail = text[mention.end: following.start if following else len(text)]
         clause = _until_boundary(tail)
+        if _OBLIQUE.match(tail) and not _CAUGHT.search(clause):
+            continue
         if _POST_CUE.search(clause):
             flags[index] = True
         elif following is not None and _LIST_CONNECTOR.match(tail) and flags[index + 1]:

@@ -37,6 +37,14 @@ def test_korean_utterance_with_particles_negation_and_dosing(clinical_pack):
     ("독감에 걸리지 않으려면 어떻게 해요?", "flu", False),
     ("열은 안 나요", "fever", True),
     ("기침은 없어요", "cough", True),
+    ("통풍에 안 좋은 음식이 뭐예요?", "gout", False),  # bad for gout: the food is denied, not the gout
+    ("두통에 효과가 없어요", "headache", False),
+    ("당뇨의 합병증은 없어요", "diabetes", False),
+    ("감기에 안 걸렸어요", "common cold", True),  # not catching the illness itself is a denial
+    ("두통에 시달리지 않아요", "headache", True),
+    ("열로 고생하지 않았어요", "fever", True),
+    ("어지럼증에는 별 문제 없어요", "dizziness", True),
+    ("고혈압으로 인한 문제는 없어요", "hypertension", False),
 ])
 def test_korean_goals_are_not_denials(clinical_pack, text, name, negated):
     slots = extract(text)
