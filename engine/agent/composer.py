@@ -55,7 +55,7 @@ from engine.clinical.lexicon import english_names
 from engine.clinical.slot_model import NAMING_SLOTS, TOPIC_SLOTS, only_asked_about
 from engine.knowledge.boilerplate import normalised
 from engine.knowledge.corpus import title_question
-from engine.knowledge.questions import (ASKS_IF_NEEDED, FOOD_WORD, FOOD_WORD_KO, MEDICINE_PAGE_QTYPES, PREGNANCY_MEDICINES,
+from engine.knowledge.questions import (ASKS_ABOUT_FOOD, ASKS_IF_NEEDED, MEDICINE_PAGE_QTYPES, PREGNANCY_MEDICINES,
                                        detect_qtypes, question_kinds, title_facets)
 from engine.text import (has_hangul, hangul_share, is_negated, latin_letters, latin_words, medical_words,
                          population_markers, split_answer_sentences, tokenize)
@@ -865,13 +865,6 @@ def answers_the_aspect(sentence: str, aspect: str) -> bool:
 _ASPECT_PHRASING = {"how_long": "How long does {f} last?", "spread": "How is {f} spread? Is it contagious?"}
 
 
-# A question about what to eat ("빈혈이 있으면 뭘 먹어야 하나요?", "What should I eat if I have gout?")
-# is answered by sentences about foods and nutrients, whatever its kind; which medicine to take ("해열제 뭐
-# 먹여야 해요?", "감기약 뭘 먹어요?") is not.
-_ASKS_ABOUT_FOOD = re.compile(r"(?<![약제]\s)(?<![약제])(?:뭘|뭐|무엇을|어떤\s*걸)\s*(?:먹|섭취)|" + FOOD_WORD_KO + r"|식단|식이|식사|"
-                              r"\beat\b|\beating\b|\bdiet\b|" + FOOD_WORD, re.I)
-
-
 @lru_cache(maxsize=2)
 def _names_of(slot: str) -> re.Pattern:
     names = sorted(english_names(slot), key=len, reverse=True)
@@ -902,16 +895,16 @@ _NAMED_SYMPTOM_KINDS = frozenset({"symptoms", "side_effects"})
 def speaks_to(sentence: str, kind: str, food: bool = False, aspect: str = "") -> bool:
     """The sentence has the asked kind's cue words, or, for a symptoms or side-effects question, names
     a symptom the lexicon knows ("It causes a barking cough and a hoarse voice"), or, for a question
-    about what to eat, speaks of food other than as a cause, or, for a question about an `aspect`
-    (`asked_aspect`), answers it (a time span, how it spreads), or, for a side-effects question, says
-    what the medicine can cause (`_MAY_CAUSE`)."""
+    about an `aspect` (`asked_aspect`), answers it (a time span, how it spreads), or, for a side-effects
+    question, says what the medicine can cause (`_MAY_CAUSE`). For a question about what to eat, only a
+    sentence that speaks of food (`speaks_of_food`) does: "prevent future attacks" says nothing of eating."""
     if answers_the_aspect(sentence, aspect):
         return True
     if kind == "what_to_do" and _TAKES_A_SAMPLE.search(sentence):
         return False
-    # A poor diet as a cause ("might be the result of a poor diet") says nothing of what to eat.
-    if _FACET_CUES[kind].search(sentence) or (food and framing.FOOD_CUES.search(sentence)
-                                              and not _FACET_CUES["causes"].search(sentence)):
+    if food:
+        return speaks_of_food(sentence)
+    if _FACET_CUES[kind].search(sentence):
         return True
     return (kind in _NAMED_SYMPTOM_KINDS and names_a_symptom(sentence)
             or kind == "side_effects" and bool(_MAY_CAUSE.search(sentence)))
@@ -937,8 +930,20 @@ def names_the_means(sentence: str, kind: str) -> bool:
     return kind not in _NAMES_MEANS or bool(_NAMES_MEANS[kind].search(sentence))
 
 
+# Foods named as such: a food as a cause names what to avoid ("eats too many high-purine foods, such as
+# liver"); a poor diet as a cause ("might be the result of a poor diet") says nothing of what to eat.
+_NAMES_A_FOOD = re.compile(r"\bfoods?\b|\bmeals?\b|\brich in\b|\bfruits?\b|\bvegetables?\b|\bwhole grains?\b"
+                           r"|\bmeat\b|\bdairy\b|\bpurines?\b|\bsodium\b|\bsalt\b", re.I)
+
+
+def speaks_of_food(sentence: str) -> bool:
+    """The sentence speaks of food, other than only as an unnamed diet that causes something."""
+    return bool(framing.FOOD_CUES.search(sentence)) and (
+        not _FACET_CUES["causes"].search(sentence) or bool(_NAMES_A_FOOD.search(sentence)))
+
+
 def asks_about_food(question: str) -> bool:
-    return bool(_ASKS_ABOUT_FOOD.search(asked_part(question)))
+    return bool(ASKS_ABOUT_FOOD.search(asked_part(question)))
 
 
 def _names_nothing(slots: dict) -> bool:
@@ -1704,7 +1709,7 @@ def select(query_vector: np.ndarray, pool: Sequence[Evidence], vectors: np.ndarr
     (`LEXICAL_DUPLICATE`) is never chosen, nor a list that says it is of another kind
     (`lists_another_kind`: "Symptoms include pain, swelling …" tells no one what to do for a
     sprain), nor, but for what something is, a sentence that only gives a name (`only_names`).
-    For a question about what to eat (`food`), a sentence about foods speaks to the asked kind, and for one
+    For a question about what to eat (`food`), a sentence about foods (only) speaks to the asked kind, and for one
     about how long something lasts or how it spreads (`aspect`), a sentence that answers that. With
     `complete_pairs` (an English answer, where quotes are not rationed by the Korean share), a
     definition's sentence chosen alone is quoted with its pronoun follower instead when the pair is

@@ -165,6 +165,13 @@ ASKS_IF_NEEDED = re.compile(r"(?:먹어야|먹여야|복용해야|맞아야|써�
                             r"\b(?:do|does) (?:i|we|she|he|they|my \w+) need\b|\bis (?:it|\w+) needed\b", re.I)
 
 
+# A question about what to eat ("빈혈이 있으면 뭘 먹어야 하나요?", "What should I eat if I have gout?",
+# "통풍에 안 좋은 음식") is answered by sentences about foods and nutrients, whatever its kind; which
+# medicine to take ("해열제 뭐 먹여야 해요?", "감기약 뭘 먹어요?") is not.
+ASKS_ABOUT_FOOD = re.compile(r"(?<![약제]\s)(?<![약제])(?:뭘|뭐|무엇을|어떤\s*걸)\s*(?:먹|섭취)|" + FOOD_WORD_KO + r"|식단|식이|식사|"
+                             r"\beat\b|\beating\b|\bdiet\b|" + FOOD_WORD, re.I)
+
+
 # Drinking alcohol, by its name or a drink's ("맥주 마셔도 되나요?", "Can I drink wine with …?").
 ALCOHOL = re.compile(r"\balcohol|\bbeer\b|\bwine\b|\bliquor\b|(?<!수)술|음주|맥주|소주|와인|막걸리|양주", re.I)
 

@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, Sequence
 
-from engine.knowledge.questions import (ALCOHOL, ASKS_IF_NEEDED, DRUG_QTYPES, PREGNANCY_MEDICINES, QuestionIndex, detect_qtypes,
+from engine.knowledge.questions import (ALCOHOL, ASKS_ABOUT_FOOD, ASKS_IF_NEEDED, DRUG_QTYPES, PREGNANCY_MEDICINES, QuestionIndex, detect_qtypes,
                                        focus_key, label, question_form)
 from engine.text import tokenize
 
@@ -281,10 +281,14 @@ class QueryTranslator:
                     subqueries.append(SubQuery(f"{allergen['name']} allergy", [allergen["name"]], None,
                                                f"{allergen['name']} allergy", weight=0.5))
                     boost_keys += self._allergy_pages(allergen)
-        if not drug_question and not message and focus_keys and ALCOHOL.search(asked_text):
-            # "통풍이 있는데 맥주 마셔도 되나요?": what the condition's pages say of alcohol.
-            subqueries[1:1] = [SubQuery(f"{focus_keys[0]} alcohol", [focus_keys[0]], None, f"{focus_keys[0]} alcohol",
-                                        terms=[focus_keys[0], "alcohol", "drinking"])]
+        if not drug_question and not message and focus_keys:
+            # "통풍이 있는데 맥주 마셔도 되나요?", "통풍에 안 좋은 음식": what the condition's pages say of
+            # alcohol, or of eating.
+            about = (("alcohol", "drinking") if ALCOHOL.search(asked_text)
+                     else ("diet", "foods") if ASKS_ABOUT_FOOD.search(asked_text) else ())
+            if about:
+                text = f"{focus_keys[0]} {about[0]}"
+                subqueries[1:1] = [SubQuery(text, [focus_keys[0]], None, text, terms=[focus_keys[0], *about])]
         if drug_question and "pregnant" in groups and not message:
             subqueries[1:1] = self._pregnancy_page(focus_keys)
         if message:  # a clinical message: its presenting complaint is searched too

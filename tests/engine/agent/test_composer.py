@@ -1725,6 +1725,18 @@ def test_a_poor_diet_as_a_cause_does_not_answer_what_to_eat():
     assert not speaks_to("These low levels might be the result of a poor diet.", "what_to_do", food=True)
 
 
+def test_a_named_food_as_a_cause_answers_what_to_eat_and_a_sentence_without_food_does_not():
+    """Which foods bring the condition on is what to avoid; a sentence with only the kind's cue words
+    ("prevent future attacks") says nothing of eating."""
+    from engine.agent.composer import speaks_to
+
+    assert speaks_to("Eating too many foods that are rich in purines such as liver can cause or aggravate gout.",
+                     "what_to_do", food=True)
+    assert not speaks_to("The goals for treatment are to ease the pain and prevent future attacks.", "prevention",
+                         food=True)
+    assert speaks_to("The goals for treatment are to ease the pain and prevent future attacks.", "prevention")
+
+
 def test_a_sentence_that_only_names_the_condition_is_quoted_with_the_pronoun_sentence_that_explains_it(minilm):
     """"Conjunctivitis is the medical name for pink eye." says nothing of what it is; the sentence
     after it does, and is quoted with it."""

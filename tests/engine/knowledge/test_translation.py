@@ -394,3 +394,10 @@ def test_drinking_with_a_condition_is_searched_in_what_its_pages_say_of_alcohol(
     plan = labs_retriever.plan("갑상선 기능 저하증이 있는데 맥주 마셔도 되나요?")
     assert any(sub.shown == "hypothyroidism alcohol" and "alcohol" in sub.terms for sub in plan.subqueries)
     assert not any("alcohol" in sub.shown for sub in labs_retriever.plan("갑상선 기능 저하증 증상이 뭐예요?").subqueries)
+
+
+def test_what_to_eat_with_a_condition_is_searched_in_what_its_pages_say_of_diet(labs_retriever):
+    for question in ("갑상선 기능 저하증에 안 좋은 음식이 뭐예요?", "갑상선 기능 저하증이 있으면 뭘 먹어야 하나요?"):
+        plan = labs_retriever.plan(question)
+        assert any(sub.shown == "hypothyroidism diet" and "foods" in sub.terms for sub in plan.subqueries), question
+    assert not any("diet" in sub.shown for sub in labs_retriever.plan("갑상선 기능 저하증 증상이 뭐예요?").subqueries)
