@@ -41,6 +41,7 @@ LEADS = {
         "food": "What the sources say about eating and diet with {topic}:",
         "how_long": "The duration of {topic}, according to the sources:",
         "spread": "Whether and how {topic} spreads, according to the sources:",
+        "pregnancy": "What the sources say about {topic} in pregnancy and breastfeeding:",
         "precaution": "What the sources say about taking {medicine} with {condition}:",
         "with_alcohol": "What the sources say about drinking alcohol while taking {medicine}:",
         "alcohol_with_condition": "What the sources say about drinking alcohol with {condition}:",
@@ -60,6 +61,7 @@ LEADS = {
         "food": "{topic}에 관련된 음식과 식사에 대해 출처에서 찾은 내용입니다.",
         "how_long": "{topic}의 지속 기간에 대해 출처에서 찾은 내용입니다.",
         "spread": "{topic}의 전염(옮는지, 어떻게 옮는지)에 대해 출처에서 찾은 내용입니다.",
+        "pregnancy": "임신·수유 중의 {topic}에 대해 출처에서 찾은 내용입니다.",
         "precaution": "{condition} 환자의 {medicine} 복용에 대해 출처에서 찾은 내용입니다.",
         "with_alcohol": "{medicine} 복용 중 음주에 대해 출처에서 찾은 내용입니다.",
         "alcohol_with_condition": "{condition} 환자의 음주에 대해 출처에서 찾은 내용입니다.",
@@ -83,6 +85,7 @@ LEADS_NO_TOPIC = {
         "food": "What the sources say about eating and diet:",
         "how_long": "How long it lasts, according to the sources:",
         "spread": "Whether and how it spreads, according to the sources:",
+        "pregnancy": "What the sources say about pregnancy and breastfeeding:",
     },
     "ko": {
         "definition": "이 질문에 대해 출처에서 찾은 설명입니다.",
@@ -98,6 +101,7 @@ LEADS_NO_TOPIC = {
         "food": "음식과 식사에 대해 출처에서 찾은 내용입니다.",
         "how_long": "지속 기간에 대해 출처에서 찾은 내용입니다.",
         "spread": "전염(옮는지, 어떻게 옮는지)에 대해 출처에서 찾은 내용입니다.",
+        "pregnancy": "임신·수유 중의 사용과 안전에 대해 출처에서 찾은 내용입니다.",
     },
 }
 TEXTS = {
@@ -157,7 +161,7 @@ TEXTS = {
 FACET_NAMES_KO = {
     "definition": "정의", "causes": "원인", "symptoms": "증상", "diagnosis": "진단", "treatment": "치료",
     "prevention": "예방", "dosage": "용량", "side_effects": "부작용", "interaction": "상호작용", "what_to_do": "대처", "other": "참고",
-    "how_long": "지속 기간", "spread": "전염",
+    "how_long": "지속 기간", "spread": "전염", "pregnancy": "임신·수유 중 안전",
 }
 
 # What each asked kind asks, in a lead that says no quoted sentence speaks to it.
@@ -166,7 +170,8 @@ KIND_PHRASES_EN = {"causes": "the causes of {topic}", "symptoms": "the symptoms 
                    "prevention": "how {topic} is prevented",
                    "dosage": f"the dose of {{topic}} {DOSE_CHECK_EN}",
                    "side_effects": "the side effects of {topic}", "what_to_do": "what to do about {topic}",
-                   "how_long": "how long {topic} lasts", "spread": "whether and how {topic} spreads"}
+                   "how_long": "how long {topic} lasts", "spread": "whether and how {topic} spreads",
+                   "pregnancy": "{topic} in pregnancy or breastfeeding"}
 
 
 def off_kind_lead(kind: str, topic: str, language: str) -> str:
@@ -191,7 +196,8 @@ FOOD_LEAD_KINDS = ("what_to_do", "treatment", "prevention")
 
 def lead(kind: str, topic: str, language: str, food: bool = False, aspect: str = "") -> str:
     """The answer's first line: what the sources say about the asked kind of `topic`; for a question about
-    what to eat, its food, and for a definition question about an `aspect` ("how_long", "spread"), that."""
+    what to eat, its food, and for a definition question about an `aspect` ("how_long", "spread", "pregnancy"),
+    that."""
     if food and kind in FOOD_LEAD_KINDS:
         kind = "food"
     elif aspect and kind == "definition":

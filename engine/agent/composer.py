@@ -842,8 +842,17 @@ _ASKS_HOW_IT_SPREADS = re.compile(r"전염|옮(?:나|아|는|을|기|길|긴|겨
 _SPREADS = re.compile(r"\bcontagious\b|\binfectious\b|\bspread|\btransmi|\bperson[- ]to[- ]person\b|\bcatch\b|\bcaught\b"
                       r"|\bpass(?:ed|es|ing)? (?:\w+ ){0,3}(?:to|from) (?:others|other people|another|someone|a person)\b"
                       r"|\bthrough (?:contact|the air|droplets|coughing|sneezing)\b", re.I)
+# A question about a medicine or a condition in pregnancy or while breastfeeding ("임신 중에 타이레놀 먹어도
+# 돼요?", "Is it safe to take metformin during pregnancy?") is answered first by the sentences about pregnancy
+# and nursing that speak of medicines or safety ("Not all medicines are safe to take when you are pregnant.",
+# "Tell your doctor if you are pregnant or plan to become pregnant"), not of vitamins for pregnant women.
+_ASKS_IN_PREGNANCY = re.compile(r"임신|임산부|수유|모유|\bpregnan|\bbreast-?\s?feed|\bnursing\b", re.I)
+_IN_PREGNANCY = re.compile(r"^(?=.*(?:\bpregnan|\bbreast-?\s?fe(?:e|d)|\bnursing (?:a baby|mothers?|women)\b|\bunborn\b"
+                           r"|\bfetus))(?=.*(?:\bsafe|\bharm|\brisks?\b|\bavoid|\bshould not\b|\bshouldn't\b|\bdo not\b"
+                           r"|\bdon't\b|\b(?:tell|call|ask) your\b|\btalk (?:to|with)\b|\bspeak with\b|\bmedicines?\b"
+                           r"|\bmedications?\b|\bdrugs?\b|\bprescri|\bcause))", re.I | re.S)
 # What a question asks of its topic besides its kind, and the sentences that answer it.
-_ASPECT_SENTENCES = {"how_long": _A_TIME_SPAN, "spread": _SPREADS}
+_ASPECT_SENTENCES = {"how_long": _A_TIME_SPAN, "spread": _SPREADS, "pregnancy": _IN_PREGNANCY}
 
 
 def asks_how_it_spreads(question: str) -> bool:
@@ -852,8 +861,12 @@ def asks_how_it_spreads(question: str) -> bool:
 
 def asked_aspect(question: str) -> str:
     """"how_long" for a question about how long something lasts, "spread" for one about whether or how it
-    spreads, else ""."""
-    return "how_long" if asks_how_long(question) else "spread" if asks_how_it_spreads(question) else ""
+    spreads, "pregnancy" for one about pregnancy or breastfeeding, else ""."""
+    if asks_how_long(question):
+        return "how_long"
+    if asks_how_it_spreads(question):
+        return "spread"
+    return "pregnancy" if _ASKS_IN_PREGNANCY.search(asked_part(question)) else ""
 
 
 def answers_the_aspect(sentence: str, aspect: str) -> bool:
@@ -862,7 +875,8 @@ def answers_the_aspect(sentence: str, aspect: str) -> bool:
 
 
 # A Korean question about an aspect, as the English embedder reads it.
-_ASPECT_PHRASING = {"how_long": "How long does {f} last?", "spread": "How is {f} spread? Is it contagious?"}
+_ASPECT_PHRASING = {"how_long": "How long does {f} last?", "spread": "How is {f} spread? Is it contagious?",
+                    "pregnancy": "Is {f} safe during pregnancy or breastfeeding?"}
 
 
 @lru_cache(maxsize=2)

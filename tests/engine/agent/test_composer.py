@@ -2740,8 +2740,11 @@ def test_a_korean_question_about_how_long_an_illness_lasts_quotes_the_time_span(
     ("감기 얼마나 오래 가요?", "how_long"),
     ("What is psoriasis?", ""),
     ("집을 옮겼어요. 건선 약은 어떻게 먹어요?", ""),
+    ("임신 중에 타이레놀 먹어도 돼요?", "pregnancy"),
+    ("Is it safe to take metformin during pregnancy?", "pregnancy"),
+    ("Can I take Tylenol while breastfeeding?", "pregnancy"),
 ])
-def test_whether_an_illness_spreads_is_an_aspect_of_the_question(question, aspect):
+def test_what_a_question_asks_of_its_topic_besides_its_kind_is_its_aspect(question, aspect):
     from engine.agent.composer import asked_aspect
 
     assert asked_aspect(question) == aspect
@@ -2770,6 +2773,31 @@ def test_a_question_whether_an_illness_spreads_opens_with_what_the_sources_say_o
     composition = compose(question="Is psoriasis contagious?", language="en", slots=extract("Is psoriasis contagious?"),
                           documents=[page], checker=checker)
     assert "do not seem to speak directly to whether and how psoriasis spreads" in composition.text, composition.text
+
+
+def test_a_medicine_in_pregnancy_opens_with_what_the_sources_say_of_medicines_in_pregnancy(minilm, clinical_pack):
+    """Asked whether a medicine is safe in pregnancy, the sentences on medicines and safety in pregnancy
+    lead, under a lead that says so; vitamins for pregnant women are no answer to it."""
+    from engine.agent.composer import answers_the_aspect
+    from engine.agent.writer import concept_reader
+    from engine.clinical import extract
+
+    assert answers_the_aspect("Not all medicines are safe to take when you are pregnant.", "pregnancy")
+    assert answers_the_aspect("Tell your doctor if you are pregnant or plan to become pregnant.", "pregnancy")
+    assert not answers_the_aspect("There are special vitamins for pregnant women.", "pregnancy")
+    page = Passage("acetaminophen", "Acetaminophen is used to relieve mild to moderate pain from headaches, muscle "
+                   "aches and colds. Acetaminophen is in a class of medications called analgesics. Tell your doctor "
+                   "if you are pregnant, plan to become pregnant, or are breast-feeding. Take acetaminophen exactly "
+                   "as directed on the label.", title="What is (are) Acetaminophen ?")
+    checker = SupportChecker(minilm, concept_reader(SimpleNamespace(clinical=SimpleNamespace(extract=extract))))
+    for question, lead in (("Is it safe to take Tylenol during pregnancy?",
+                            "What the sources say about tylenol (acetaminophen) in pregnancy"),
+                           ("임신 중에 타이레놀 먹어도 돼요?", "임신·수유 중의 아세트아미노펜")):
+        composition = compose(question=question, language="ko" if "임신" in question else "en",
+                              slots=extract(question), documents=[page], checker=checker)
+        assert composition.text.startswith(lead), composition.text
+        sourced = [s.text for s in composition.sentences if s.kind == "sourced"]
+        assert "pregnant" in sourced[0], sourced
 
 
 def test_a_medicine_asked_about_under_a_kind_only_a_condition_has_is_led_as_itself(minilm, clinical_pack):
