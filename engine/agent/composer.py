@@ -1056,12 +1056,17 @@ def pronoun_pairs(evidence: Sequence[Evidence]) -> dict[str, tuple[Evidence, Evi
     says what it stands for (alone it is never quoted). "It" or "they" after a sentence that itself
     goes on with "it" or "they" names the same subject, and is joined to the sentence that names it
     ("Statins are relatively safe for most people. [But they are not recommended for pregnant
-    patients …] They can also cause serious muscle problems.")."""
+    patients …] They can also cause serious muscle problems."). So is a sentence that the next one takes
+    back or qualifies (`qualified_by_the_next`), with that one."""
     previous = {(e.source, e.position): e for e in evidence}
     units = {}
     for item in evidence:
         before = previous.get((item.source, item.position - 1))
-        if before is None or not leans_on_the_sentence_before(item.text) or not quotable(item.text):
+        if before is None or not quotable(item.text):
+            continue
+        if not leans_on_the_sentence_before(item.text):
+            if _QUALIFIES.match(item.text.strip()) and before.text.rstrip().endswith(".") and quotable(before.text):
+                units[f"{before.text.strip()} {item.text.strip()}"] = (before, item)
             continue
         if leans_on_the_sentence_before(before.text):
             pronoun = _leading_pronoun(item.text)
@@ -1151,15 +1156,28 @@ def is_group_fragment(text: str) -> bool:
     return bool(group) and not _GROUP_VERB.search(text[group.end():])
 
 
+# A sentence the next one opens by taking back or qualifying ("An alcoholic drink before bedtime might make it
+# easier for you to fall asleep. However, alcohol triggers sleep that tends to be lighter than normal.") says,
+# alone, what its passage does not.
+_QUALIFIES = re.compile(r"^(?:however|but)\b", re.I)
+
+
+def qualified_by_the_next(item: Evidence, following: dict[tuple[int, int], Evidence]) -> bool:
+    after = following.get((item.source, item.position + 1))
+    return after is not None and bool(_QUALIFIES.match(after.text.strip()))
+
+
 def candidates(evidence: Sequence[Evidence]) -> list[Evidence]:
-    """The quotable sentences, each once; none whose subject is a bare pronoun (`pronoun_pairs`)."""
+    """The quotable sentences, each once; none whose subject is a bare pronoun, nor one the next sentence
+    qualifies (both are quoted only in a unit, `pronoun_pairs`)."""
     out, seen = [], set()
+    following = {(e.source, e.position): e for e in evidence}
     for item in evidence:
         text = item.text.strip()
         key = text.lower()
         if key in seen or not quotable(text):
             continue
-        if leans_on_the_sentence_before(text):
+        if leans_on_the_sentence_before(text) or qualified_by_the_next(item, following):
             continue
         seen.add(key)
         out.append(item)

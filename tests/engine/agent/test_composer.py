@@ -1655,6 +1655,19 @@ def test_what_happens_next_leans_on_the_sentence_before():
     assert list(pronoun_pairs([before, after]).values()) == [(before, after)]
 
 
+def test_a_sentence_the_next_one_qualifies_is_quoted_only_with_it():
+    """"An alcoholic drink before bedtime might make it easier for you to fall asleep." alone tells an
+    insomniac to drink; its passage goes on "However, alcohol triggers sleep that tends to be lighter"."""
+    from engine.agent.composer import candidates, pronoun_pairs
+    from engine.agent.support import Evidence
+
+    head = Evidence("1", "An alcoholic drink before bedtime might make it easier for you to fall asleep.", 4)
+    qualifier = Evidence("1", "However, alcohol triggers sleep that tends to be lighter than normal.", 5)
+    other = Evidence("1", "Your bedroom also should be dark and quiet.", 7)
+    assert candidates([head, qualifier, other]) == [qualifier, other]
+    assert list(pronoun_pairs([head, qualifier, other]).values()) == [(head, qualifier)]
+
+
 def test_a_rare_disease_symptom_table_is_not_quoted():
     from engine.agent.composer import candidates
     from engine.agent.support import Evidence
