@@ -898,6 +898,18 @@ def names_a_symptom(sentence: str) -> bool:
     return any(not _AN_ABILITY.search(sentence[:m.start()]) for m in _symptom_names().finditer(sentence))
 
 
+# "Take acetaminophen every 4 to 6 hours", "Your health care provider may recommend using over-the-counter
+# medicines such as …": a medicine named, by its name or as one.
+_A_MEDICINE = re.compile(r"\b(?:medicines?|medications?|drugs?|pain relievers?|fever reducers?)\b", re.I)
+
+
+_AMONG_CAUSES = re.compile(r"\bcaus", re.I)
+
+
+def names_a_medicine(sentence: str) -> bool:
+    return bool(_A_MEDICINE.search(sentence) or _names_of("medication").search(sentence))
+
+
 def _condition_names() -> re.Pattern:
     return _names_of("condition")
 
@@ -1210,6 +1222,9 @@ class Topic:
     names: list[set[str]] = field(default_factory=list)
     medicine: bool = False
     pages: frozenset[str] = frozenset()  # focus keys of pages about it whatever their title names
+    # Focus keys of the pages on what a medicine class asked about treats (`pages_on_what_it_treats`): of
+    # them, only a sentence that names a medicine is about the class.
+    treats: frozenset[str] = frozenset()
 
     def __bool__(self) -> bool:
         return bool(self.ids or self.names)
@@ -1250,6 +1265,14 @@ def question_topic(focus: Sequence[str], slots: dict, concepts, kind: str = "") 
     return Topic({str(i["concept_id"]).upper() for i in items if i.get("concept_id")},
                  [set(tokenize(n)) for n in names if tokenize(n)],
                  medicine=bool(items) and all(i in medicines for i in items))
+
+
+def pages_on_what_it_treats(plan, slots: dict) -> frozenset[str]:
+    """The pages on what an asked medicine class treats that the query plan searched in place of a page of
+    its own (`QueryPlan.treats`): fever's for fever reducers ("Take acetaminophen every 4 to 6 hours"). Not
+    for side effects or interactions: what fever does is no side effect of a fever reducer."""
+    treats = getattr(plan, "treats", None) or {}
+    return frozenset(treats[item["name"]] for item in _medicines(slots) if item.get("name") in treats)
 
 
 # Kinds asked of a condition: a medicine named with one ("Can I give my child ibuprofen for a fever?") is the
@@ -1373,6 +1396,9 @@ def is_on_topic(item: Evidence, documents: Sequence, topic: Topic, concepts) -> 
     another medicine's own page ("Methylprednisolone makes your stomach more susceptible to
     aspirin" says nothing of aspirin's side effects)."""
     doc = _page_of(item, documents)
+    if topic.treats and title_facets(getattr(doc, "title", "") or "")[0] in topic.treats:
+        # Not a medicine among the causes ("There can be many other causes, including: Medicines; …").
+        return names_a_medicine(item.text) and not _AMONG_CAUSES.search(item.text)
     if page_names(doc, topic, concepts):
         return True
     heading = item_headings(getattr(doc, "passage", "") or getattr(doc, "text", "")).get(item.position, "")
@@ -1946,6 +1972,8 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     if asked.medicine and ((slots or {}).get("demographics") or {}).get("pregnant"):
         # A pregnant asker's medicine question is answered by the page on medicines in pregnancy too.
         asked = replace(asked, pages=frozenset({PREGNANCY_MEDICINES}))
+    if asked.medicine and kind not in CLASS_WIDE_KINDS:
+        asked = replace(asked, treats=pages_on_what_it_treats(plan, slots))
     asked = with_other_names(asked, documents)
     used = passages_used(documents, kind, asked, checker.concepts)
     evidence = evidence_from(documents, used)

@@ -172,6 +172,26 @@ ASKS_ABOUT_FOOD = re.compile(r"(?<![약제]\s)(?<![약제])(?:뭘|뭐|무엇을|
                              r"\beat\b|\beating\b|\bdiet\b|" + FOOD_WORD, re.I)
 
 
+# A medicine class named for what it treats ("fever reducers", "cough medicine", "allergy medicines"): with no
+# page of its own, the page on what it treats says how it is taken ("Take acetaminophen every 4 to 6 hours").
+_FOR_WHAT = re.compile(r"^(.+?)\s+(?:reducers?|medicines?|medications?|remedies|relievers?)$", re.I)
+
+
+MEDICINE_WORDS = ("reducers", "medicines", "medications", "remedies", "relievers")
+
+
+def treated_by(names: Sequence[str]) -> list[str]:
+    """What a medicine class named for what it treats treats, by each of its `names` that says it."""
+    return [match.group(1) for match in (_FOR_WHAT.match(n.strip()) for n in names) if match]
+
+
+def as_plural_class(names: Sequence[str]) -> list[str]:
+    """The `names` of a medicine class named for what it treats, in the plural a page's title gives ("cough
+    medicine" -> "cough medicines", within "Cold and Cough Medicines")."""
+    return [name if name.endswith("s") else f"{name}s" for name in (n.strip().lower() for n in names)
+            if _FOR_WHAT.match(name)]
+
+
 # Drinking alcohol, by its name or a drink's ("맥주 마셔도 되나요?", "Can I drink wine with …?").
 ALCOHOL = re.compile(r"\balcohol|\bbeer\b|\bwine\b|\bliquor\b|(?<!수)술|음주|맥주|소주|와인|막걸리|양주", re.I)
 

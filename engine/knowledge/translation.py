@@ -27,8 +27,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, Sequence
 
-from engine.knowledge.questions import (ALCOHOL, ASKS_ABOUT_FOOD, ASKS_IF_NEEDED, DRUG_QTYPES, PREGNANCY_MEDICINES, QuestionIndex, detect_qtypes,
-                                       focus_key, label, question_form)
+from engine.knowledge.questions import (ALCOHOL, ASKS_ABOUT_FOOD, ASKS_IF_NEEDED, DRUG_QTYPES, MEDICINE_WORDS,
+                                       PREGNANCY_MEDICINES, QuestionIndex, as_plural_class, detect_qtypes, focus_key,
+                                       label, question_form, treated_by)
 from engine.text import tokenize
 
 # concepts(text) -> mentions as mappings: name, synonyms, slot, start, end, negated.
@@ -84,6 +85,8 @@ _KNOWN_TEST_PASSAGES = 3
 # class's page ("Antidepressants" for sertraline). Not a clinical message or a question about two
 # things: their other searches (the other medicine, the allergy) find more than a class page does.
 _CLASS_WIDE_QTYPES = ("side effects", "precautions")
+# The questions the page on what a medicine class treats answers of the class (`treated_by`).
+_PURPOSE_QTYPES = ("considerations", "treatment")
 # Documents that also answer a question type: a drug's safety question is answered by its
 # side effects and warnings too; MedQuAD's genetics pages split inheritance in two.
 RELATED_QTYPES = {
@@ -136,6 +139,9 @@ class QueryPlan:
     # A medicine the knowledge base has no page on, asked about by its class's page: searched, as a
     # Korean question is, by the plan alone (the question as written finds other medicines' pages).
     by_class: bool = False
+    # A medicine class the knowledge base has no page on, searched in the page on what it treats
+    # (`treated_by`): the class's name -> that page's focus ("antipyretics" -> "fever").
+    treats: dict[str, str] = field(default_factory=dict)
 
     @property
     def english(self) -> str:
@@ -245,6 +251,7 @@ class QueryTranslator:
         focus_names = {m["name"] for m in focus}
         subqueries: list[SubQuery] = []
         focus_keys: list[str] = []
+        treats: dict[str, str] = {}
         boost_keys: list[str] = []
         groups = _groups(self._patient(query)) if _PATIENT_FACTS.search(query) or _PREGNANT.search(query) else []
         drug_question = False
@@ -256,11 +263,28 @@ class QueryTranslator:
             written = ([mention.get("text") or ""] if not _has_hangul(mention.get("text") or "")
                        and not mention.get("measured") else [])
             own = self.index.best_focus([*written, *names], qtypes) if kb is not None else None
+            is_drug = mention["slot"] == "medication"
+            if is_drug and own is None and kb is not None:
+                # "cough medicine": the page on "Cold and Cough Medicines".
+                own = self.index.product_focus(as_plural_class(names), MEDICINE_WORDS)
+            drug_question = drug_question or is_drug
+            purpose = (self.index.best_focus(treated_by(names), list(_PURPOSE_QTYPES))
+                       if is_drug and own is None and kb is not None else None)
+            answered = [q for q in _PURPOSE_QTYPES if purpose and q in {d.qtype for d in self.index.by_focus[purpose]}]
+            if answered:
+                # "해열제 몇 시간마다 먹여요?": fever reducers have no page; fever's says how they are taken.
+                focus_keys.append(purpose)
+                treats[mention["name"]] = purpose
+                medicine = f"{purpose} medicine"
+                subqueries += [SubQuery(question_form(q, medicine), [mention["name"], purpose], q,
+                                        f"{medicine} {label(q)}", terms=[purpose, "medicine", *names[:1]])
+                               for q in qtypes if q in DRUG_QTYPES][:1]
+                subqueries += [SubQuery(question_form(q, purpose), [mention["name"], purpose], q,
+                                        f"{purpose} {label(q)}", terms=[purpose, *names[:1]]) for q in answered]
+                continue
             if own:
                 focus_keys.append(own)
             name = own or mention["name"]
-            is_drug = mention["slot"] == "medication"
-            drug_question = drug_question or is_drug
             types = [q for q in qtypes if (q in DRUG_QTYPES) == is_drug] or qtypes[:1] or [None]
             if mention in treated:
                 types = ["treatment"]
@@ -307,7 +331,7 @@ class QueryTranslator:
         return QueryPlan(query, subqueries[:MAX_SUBQUERIES], qtypes, focus_keys, message, len(sentences) >= 3,
                          list(dict.fromkeys(k for k in boost_keys if k not in focus_keys)),
                          list(dict.fromkeys(related)) if drug_question or "inheritance" in qtypes else [],
-                         facts[:4], by_class=by_class)
+                         facts[:4], by_class=by_class, treats=treats)
 
     def _known_test(self, mention: Mapping, kb) -> bool:
         """Whether the knowledge base speaks of a lab test: a page on it, or a one-word name of it (TSH,

@@ -2813,6 +2813,26 @@ def test_a_medicine_in_pregnancy_opens_with_what_the_sources_say_of_medicines_in
         assert "pregnant" in sourced[0], sourced
 
 
+def test_on_the_page_on_what_a_medicine_class_treats_only_a_sentence_naming_a_medicine_is_about_the_class():
+    """Asked how often to give fever reducers, fever's page answers with "Take acetaminophen every 4 to 6
+    hours"; what a fever is, or medicines among its causes, says nothing of fever reducers."""
+    from engine.agent.composer import Topic, is_on_topic, pages_on_what_it_treats
+    from engine.agent.support import Evidence
+
+    slots = {"medications": [{"name": "antipyretics", "concept_id": "CS:antipyretics"}]}
+    treats = pages_on_what_it_treats(SimpleNamespace(treats={"antipyretics": "fever"}), slots)
+    assert treats == {"fever"}
+    topic = Topic({"CS:ANTIPYRETICS"}, [{"antipyret"}], medicine=True, treats=treats)
+    documents = [SimpleNamespace(title="What to do for Fever ? (Also called: Pyrexia)", text="")]
+
+    def about(text: str) -> bool:
+        return is_on_topic(Evidence(1, text, 0), documents, topic, lambda text: set())
+
+    assert about("Take acetaminophen every 4 to 6 hours.")
+    assert not about("A fever is a body temperature that is higher than normal.")
+    assert not about("There can be many other causes, including: Medicines; Heat exhaustion.")
+
+
 def test_a_medicine_asked_about_under_a_kind_only_a_condition_has_is_led_as_itself(minilm, clinical_pack):
     from engine.agent.writer import concept_reader
     from engine.clinical import extract

@@ -401,3 +401,32 @@ def test_what_to_eat_with_a_condition_is_searched_in_what_its_pages_say_of_diet(
         plan = labs_retriever.plan(question)
         assert any(sub.shown == "hypothyroidism diet" and "foods" in sub.terms for sub in plan.subqueries), question
     assert not any("diet" in sub.shown for sub in labs_retriever.plan("갑상선 기능 저하증 증상이 뭐예요?").subqueries)
+
+
+CLASSES = [
+    ("c/1", "What to do for Fever ?", "Take acetaminophen every 4 to 6 hours. Take ibuprofen every 6 to 8 hours."),
+    ("c/2", "What is (are) Fever ?", "A fever is a body temperature that is higher than normal."),
+    ("c/3", "Do you have information about Cold and Cough Medicines", "Cough suppressants quiet a cough."),
+    ("c/4", "What are the side effects or risks of Cold and Cough Medicines ?", "Drowsiness is common."),
+    *TINY[4:8],
+]
+
+
+@pytest.fixture(scope="module")
+def classes_retriever(tmp_path_factory, translator):
+    yield from _retriever(tmp_path_factory.mktemp("classes_kb"), translator, CLASSES, "medicine-classes")
+
+
+def test_a_medicine_class_without_a_page_is_searched_in_the_page_on_what_it_treats(classes_retriever):
+    """Fever reducers have no page; fever's says how often each is given. A class a longer title names
+    ("Cold and Cough Medicines") is searched there."""
+    from engine.knowledge.questions import as_plural_class, treated_by
+
+    assert treated_by(["antipyretics", "fever reducers"]) == ["fever"]
+    assert as_plural_class(["cough medicine", "cough syrup"]) == ["cough medicines"]
+    plan = classes_retriever.plan("해열제 몇 시간마다 먹여요?")
+    assert plan.treats == {"antipyretics": "fever"}
+    assert "What to do for fever?" in [sub.text for sub in plan.subqueries]
+    assert classes_retriever.rank("해열제 몇 시간마다 먹여요?", k=2).doc_ids[0] == "c/1"
+    plan = classes_retriever.plan("기침약 먹어도 돼요?")
+    assert plan.focus_keys == ["cold and cough medicines"] and not plan.treats
