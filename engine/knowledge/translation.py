@@ -164,6 +164,28 @@ def _questions(sentences: list[tuple[int, int, str]]) -> list[tuple[int, int, st
     return asked or sentences[-1:]
 
 
+# Swelling of a part of the body the knowledge base has its own page on ("발목이 부었어요" is ankle swelling,
+# not facial swelling), named in the mention or just before it ("My ankles are swollen").
+_SWOLLEN_PARTS = (
+    (re.compile(r"발목|\bankles?\b", re.I), "ankle swelling"),
+    (re.compile(r"종아리|다리|\blegs?\b", re.I), "leg swelling"),
+    (re.compile(r"(?<![가-힣])발(?:이|은|도|에|등|\s|$)|\bfeet\b|\bfoot\b", re.I), "foot swelling"),
+    (re.compile(r"얼굴|눈두덩|눈꺼풀|(?<![가-힣])눈이|\bface\b|\bfacial\b", re.I), "facial swelling"),
+    (re.compile(r"관절|무릎|\bjoints?\b|\bknees?\b", re.I), "joint swelling"),
+    (re.compile(r"잇몸|\bgums?\b", re.I), "swollen gums"),
+)
+_PART_BEFORE = 20
+
+
+def _swollen_part(query: str, mention: Mapping) -> list[str]:
+    """The page name of the swollen part of the body a swelling mention names, if any."""
+    if mention.get("name") != "swelling":
+        return []
+    start = mention.get("start", 0)
+    around = query[max(0, start - _PART_BEFORE): mention.get("end", start)]
+    return [page for part, page in _SWOLLEN_PARTS if part.search(around)][:1]
+
+
 def _groups(patient: Mapping | None) -> list[str]:
     """The patient's groups that the knowledge base may have pages for."""
     if not patient:
@@ -262,6 +284,7 @@ class QueryTranslator:
             # Not a measured lab's name: "blood sugar is 300" is about hyperglycemia.
             written = ([mention.get("text") or ""] if not _has_hangul(mention.get("text") or "")
                        and not mention.get("measured") else [])
+            written = [*_swollen_part(query, mention), *written]
             own = self.index.best_focus([*written, *names], qtypes) if kb is not None else None
             is_drug = mention["slot"] == "medication"
             if is_drug and own is None and kb is not None:

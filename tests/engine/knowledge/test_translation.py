@@ -430,3 +430,28 @@ def test_a_medicine_class_without_a_page_is_searched_in_the_page_on_what_it_trea
     assert classes_retriever.rank("해열제 몇 시간마다 먹여요?", k=2).doc_ids[0] == "c/1"
     plan = classes_retriever.plan("기침약 먹어도 돼요?")
     assert plan.focus_keys == ["cold and cough medicines"] and not plan.treats
+
+
+SWELLING = [
+    ("s/1", "What is (are) Foot, leg, and ankle swelling ? (Also called: Swelling of the ankles - feet - legs; "
+     "Ankle swelling; Foot swelling; Leg swelling)", "Painless swelling of the feet and ankles is a common problem."),
+    ("s/2", "What is (are) Facial swelling ?", "Facial swelling is the buildup of fluid in the tissues of the face."),
+    ("s/3", "What is (are) Swelling ?", "Swelling is the enlargement of organs, skin, or other body parts."),
+    *TINY[4:8],
+]
+
+
+@pytest.fixture(scope="module")
+def swelling_retriever(tmp_path_factory, translator):
+    yield from _retriever(tmp_path_factory.mktemp("swelling_kb"), translator, SWELLING, "swelling-pages")
+
+
+@pytest.mark.parametrize("question, page", [
+    ("발목이 부었어요", "ankle swelling"),
+    ("다리가 자주 부어요", "leg swelling"),
+    ("발이 부었어요", "foot swelling"),
+    ("얼굴이 부었어요", "facial swelling"),
+    ("몸이 부었어요", "swelling"),
+])
+def test_swelling_of_a_part_of_the_body_is_searched_in_that_part_s_page(swelling_retriever, question, page):
+    assert swelling_retriever.plan(question).focus_keys == [page]
