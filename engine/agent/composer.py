@@ -1927,7 +1927,11 @@ _CONDITION_KINDS = frozenset({"causes", "symptoms", "diagnosis", "treatment", "p
 
 
 def _lead_kind(kind: str, asked: Topic) -> str:
-    return "definition" if asked.medicine and kind in _CONDITION_KINDS else kind
+    """The kind the lead names: a medicine asked about under a kind only a condition has, or a dose asked of
+    what is no medicine ("혈당은 하루에 몇 번 재야 해요?" is no "dose of blood sugar"), leads as what it is."""
+    if asked.medicine and kind in _CONDITION_KINDS or kind == "dosage" and asked and not asked.medicine:
+        return "definition"
+    return kind
 
 
 def _profile_line(profile_summary: str, language: str) -> str:

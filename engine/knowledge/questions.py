@@ -78,6 +78,10 @@ QUESTION_FORMS = {
 # Short labels for the searched query shown to the user ("hypothyroidism symptoms").
 QTYPE_LABELS = {"exams and tests": "diagnosis", "considerations": "what to do", "forget a dose": "missed dose"}
 
+# Caring for someone ill ("어머니가 치매인데 어떻게 돌봐야 해요?", "How do I care for someone with dementia?"):
+# what to do, and what the condition's home-care pages say.
+CARING = re.compile(r"돌보|돌봐|돌볼|보살피|보살펴|간병|\bcare for\b|\bcaring for\b|\btake care of\b|\blook after\b"
+                    r"|\bcaregiv", re.I)
 # "Food" in a condition's name ("food poisoning", "food allergy", "foodborne illness", "음식 알레르기")
 # asks nothing about what to eat.
 FOOD_WORD = r"\bfoods?\b(?![\s-]+(?:poisoning|allerg|intoleran|borne|safety))"
@@ -130,7 +134,8 @@ QTYPE_CUES: tuple[tuple[str, str], ...] = (
     # What to eat or feed ("뭘 먹여야 하나요?"), not which medicine ("해열제 뭐 먹여야 해요?" asks how a fever is treated).
     ("considerations", r"(?<![약제]\s)(?<![약제])(?:뭘|뭐|무엇을)\s*먹(?:어야|으면|여야|이면)|" + FOOD_WORD_KO + r"|식단|식이|대처|어떻게\s*해야|어떻게\s*하(?:죠|지|면\s*좋)|어떡|"
                        r"해야\s*(?:하나요|할까요|돼요|되나요)|가야\s*(?:하|할|돼|되)|응급\s*처치|first aid|"
-                       r"what (?:should|do|can) (?:i|we) (?:eat|do)|what to (?:do|eat)|should (?:i|we) (?:go|see|call)|take care of|look after|"
+                       r"what (?:should|do|can) (?:i|we) (?:eat|do)|what to (?:do|eat)|should (?:i|we) (?:go|see|call)|"
+                       + CARING.pattern + "|"
                        r"do (?:i|we) need (?:to see|to go|a doctor)|"
                        r"diet\b|" + FOOD_WORD),
     ("treatment", r"치료|낫게|낫는\s*(?:방법|법)|고치|수술|약\s*(?:있|먹어야|꼭)|"

@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, Sequence
 
-from engine.knowledge.questions import (ALCOHOL, ASKS_ABOUT_FOOD, ASKS_IF_NEEDED, DRUG_QTYPES, MEDICINE_WORDS,
+from engine.knowledge.questions import (ALCOHOL, ASKS_ABOUT_FOOD, ASKS_IF_NEEDED, CARING, DRUG_QTYPES, MEDICINE_WORDS,
                                        PREGNANCY_MEDICINES, QuestionIndex, as_plural_class, detect_qtypes, focus_key,
                                        label, question_form, treated_by)
 from engine.text import tokenize
@@ -329,10 +329,11 @@ class QueryTranslator:
                                                f"{allergen['name']} allergy", weight=0.5))
                     boost_keys += self._allergy_pages(allergen)
         if not drug_question and not message and focus_keys:
-            # "통풍이 있는데 맥주 마셔도 되나요?", "통풍에 안 좋은 음식": what the condition's pages say of
-            # alcohol, or of eating.
+            # "통풍이 있는데 맥주 마셔도 되나요?", "통풍에 안 좋은 음식", "치매 환자 어떻게 돌봐야 해요?": what the
+            # condition's pages say of alcohol, of eating, or of care at home.
             about = (("alcohol", "drinking") if ALCOHOL.search(asked_text)
-                     else ("diet", "foods") if ASKS_ABOUT_FOOD.search(asked_text) else ())
+                     else ("diet", "foods") if ASKS_ABOUT_FOOD.search(asked_text)
+                     else ("home care", "caring") if CARING.search(asked_text) else ())
             if about:
                 text = f"{focus_keys[0]} {about[0]}"
                 subqueries[1:1] = [SubQuery(text, [focus_keys[0]], None, text, terms=[focus_keys[0], *about])]

@@ -2833,6 +2833,22 @@ def test_on_the_page_on_what_a_medicine_class_treats_only_a_sentence_naming_a_me
     assert not about("There can be many other causes, including: Medicines; Heat exhaustion.")
 
 
+def test_how_often_to_measure_something_is_not_led_as_its_dose(minilm, clinical_pack):
+    """"혈당은 하루에 몇 번 재야 해요?" reads as a dose question; blood sugar has no dose."""
+    from engine.agent.writer import concept_reader
+    from engine.clinical import extract
+
+    page = Passage("bs", "Blood sugar, or glucose, is the main sugar found in your blood. You may need to check your "
+                   "blood sugar several times each day.", title="What is (are) Blood Sugar ?")
+    checker = SupportChecker(minilm, concept_reader(SimpleNamespace(clinical=SimpleNamespace(extract=extract))))
+    plan = SimpleNamespace(subqueries=[SimpleNamespace(focus=["blood glucose"], qtype="usage")], treats={})
+    question = "혈당은 하루에 몇 번 재야 해요?"
+    composition = compose(question=question, language="ko", slots=extract(question), documents=[page],
+                          checker=checker, plan=plan)
+    assert composition.text.startswith("혈당에 대해 출처에서 찾은 설명입니다."), composition.text
+    assert "용량" not in composition.text.split("\n")[0]
+
+
 def test_a_medicine_asked_about_under_a_kind_only_a_condition_has_is_led_as_itself(minilm, clinical_pack):
     from engine.agent.writer import concept_reader
     from engine.clinical import extract

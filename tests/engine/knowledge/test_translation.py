@@ -403,6 +403,15 @@ def test_what_to_eat_with_a_condition_is_searched_in_what_its_pages_say_of_diet(
     assert not any("diet" in sub.shown for sub in labs_retriever.plan("갑상선 기능 저하증 증상이 뭐예요?").subqueries)
 
 
+def test_caring_for_someone_ill_is_what_to_do_and_searched_in_the_condition_s_home_care_pages(labs_retriever):
+    from engine.knowledge.questions import question_kinds
+
+    assert "what_to_do" in question_kinds("어머니가 치매인데 어떻게 돌봐야 해요?")
+    assert "what_to_do" in question_kinds("How do I care for someone with dementia at home?")
+    plan = labs_retriever.plan("갑상선 기능 저하증 환자를 어떻게 돌봐야 해요?")
+    assert any(sub.shown == "hypothyroidism home care" and "caring" in sub.terms for sub in plan.subqueries)
+
+
 CLASSES = [
     ("c/1", "What to do for Fever ?", "Take acetaminophen every 4 to 6 hours. Take ibuprofen every 6 to 8 hours."),
     ("c/2", "What is (are) Fever ?", "A fever is a body temperature that is higher than normal."),
