@@ -116,6 +116,9 @@ TEXTS = {
                             "ask a pharmacist or the prescriber about {name}.",
         "other_topics": "The knowledge base has no passage about {topic}; the sentences below come from pages on "
                         "other topics, so check that they apply:",
+        "newer_than_sources": "The knowledge base was written before {topic} and has no page on it; pages on older, "
+                              "related illnesses may be out of date for it (vaccines and treatments among them), so "
+                              "none is quoted. Check current public-health guidance or ask a clinician.",
         "little_on_topic": "The knowledge base says little about {topic}; most sentences below come from pages on "
                            "other topics, so check that they apply:",
         "other_topics_no_topic": "No page found speaks of what this question asks; the sentences below come from "
@@ -141,6 +144,9 @@ TEXTS = {
                             "{name}에 대해서는 약사나 처방한 의사에게 물어봐 주세요.",
         "other_topics": "지식 베이스에 {topic}에 관한 문장이 없어, 아래는 다른 주제의 페이지에서 찾은 문장입니다. "
                         "해당되는지 꼭 확인하세요.",
+        "newer_than_sources": "지식 베이스는 {topic} 이전에 만들어져 {topic}에 관한 페이지가 없습니다. 비슷한 예전 질환의 "
+                              "페이지는 {topic}에는 맞지 않을 수 있어(백신, 치료 등) 인용하지 않습니다. 최신 보건 당국 "
+                              "지침을 확인하거나 의료진에게 물어봐 주세요.",
         "little_on_topic": "지식 베이스에는 {topic}에 관한 문장이 거의 없어, 아래 문장은 대부분 다른 주제의 페이지에서 "
                            "찾은 것입니다. 해당되는지 꼭 확인하세요.",
         "other_topics_no_topic": "이 질문이 묻는 내용을 다룬 페이지를 찾지 못해, 아래는 다른 주제의 페이지에서 찾은 "

@@ -2849,6 +2849,29 @@ def test_how_often_to_measure_something_is_not_led_as_its_dose(minilm, clinical_
     assert "용량" not in composition.text.split("\n")[0]
 
 
+def test_an_illness_newer_than_the_knowledge_base_is_not_answered_from_older_related_pages(minilm, clinical_pack):
+    """The knowledge base predates COVID-19: its coronavirus page's "There is no vaccine to prevent coronavirus
+    infection." is out of date for it. A clinic's own page on COVID-19 is quoted."""
+    from engine.agent.writer import concept_reader
+    from engine.clinical import extract
+
+    old = Passage("cov", "Coronaviruses are common viruses that most people get some time in their life. If you get "
+                  "infected, symptoms may include: Runny nose; Cough; Sore throat; Fever. There is no vaccine to "
+                  "prevent coronavirus infection.", title="What is (are) Coronavirus Infections ?")
+    checker = SupportChecker(minilm, concept_reader(SimpleNamespace(clinical=SimpleNamespace(extract=extract))))
+    for question, language, notice in (("Is there a vaccine for COVID?", "en", "was written before COVID-19"),
+                                       ("코로나 증상이 뭐예요?", "ko", "이전에 만들어져")):
+        composition = compose(question=question, language=language, slots=extract(question), documents=[old],
+                              checker=checker)
+        assert notice in composition.text, composition.text
+        assert not [s for s in composition.sentences if s.kind == "sourced"]
+    own = Passage("clinic", "COVID-19 vaccines are recommended for everyone 6 months and older.",
+                  title="What is (are) COVID-19 vaccines ?")
+    composition = compose(question="Is there a vaccine for COVID?", language="en",
+                          slots=extract("Is there a vaccine for COVID?"), documents=[own], checker=checker)
+    assert any("recommended" in s.text for s in composition.sentences if s.kind == "sourced"), composition.text
+
+
 def test_a_medicine_asked_about_under_a_kind_only_a_condition_has_is_led_as_itself(minilm, clinical_pack):
     from engine.agent.writer import concept_reader
     from engine.clinical import extract
