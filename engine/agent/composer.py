@@ -559,11 +559,13 @@ _PRONOUN_SUBJECT = re.compile(r"^(?:(?:however|but|also|and|so|or|yet|then|other
                               r"must|will|also|remove|lower|help|block|relax|slow|cause|need)\b)"
                               r"|if (?:so|not|(?:you|they|he|she) (?:do|does|did|are|is|have|has|can)(?:n't| not)?)(?=,))\b",
                               re.I)
-# So does one that names "these types of anemia" anywhere ("Dietary changes or supplements can
-# prevent these types of anemia from occurring again"), or points above ("Follow the steps above
+# So does one that names "these types of anemia" or "this condition" anywhere ("Dietary changes or supplements
+# can prevent these types of anemia from occurring again", "The antibiotic dapsone is extremely effective in
+# treating this condition": which one?), or points above ("Follow the steps above
 # and: …", "… such as those listed above"), or opens on "these feelings" ("You may have these feelings
 # in your chest": which feelings?) without giving them in a list after a colon.
 _BACK_REFERENCE = re.compile(r"\b(?:these|those|such|both) (?:types?|kinds?|forms?|sorts?) of\b"
+                             r"|\bthis (?:medicine|medication|drug|condition|disease|disorder|illness|infection|syndrome)\b"
                              r"|\b(?:listed|mentioned|described|named|given|shown|noted) above\b"
                              r"|\b(?:steps|tips|measures|things|ones|advice|list|symptoms|signs) above\b|\bsee above\b"
                              r"|^(?:[\w']+\s+){0,3}(?:these|those) (?:feelings|sensations|symptoms|signs|changes|problems|steps|measures)\b"

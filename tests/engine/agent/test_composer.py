@@ -1638,6 +1638,16 @@ def test_the_infection_or_the_condition_leans_on_the_sentence_before():
     assert list(pronoun_pairs([before, after]).values()) == [(before, after)]
 
 
+def test_this_condition_or_this_medicine_leans_on_the_sentence_before():
+    """Which condition "this condition" is, only the passage says: on the page on dermatitis herpetiformis,
+    "The antibiotic dapsone is extremely effective in treating this condition." is no answer for eczema."""
+    from engine.agent.composer import leans_on_the_sentence_before
+
+    assert leans_on_the_sentence_before("The antibiotic dapsone is extremely effective in treating this condition.")
+    assert leans_on_the_sentence_before("Try this medicine first for your pain.")
+    assert not leans_on_the_sentence_before("Dapsone is used to treat dermatitis herpetiformis.")
+
+
 def test_what_happens_next_leans_on_the_sentence_before():
     """"But then the vocal cords … become swollen, causing the hoarseness" follows what croup starts
     as; alone it says neither what happens first nor which hoarseness. Quoted, it comes with the
@@ -1777,8 +1787,8 @@ def test_a_sentence_about_some_of_these_is_not_quoted_alone():
              "Some people need a second dose.", "If you do not have symptoms, no treatment is needed.",
              "Are there any foods I should avoid when taking this medicine?."]
     kept = [e.text for e in candidates([Evidence(1, t, i) for i, t in enumerate(texts)])]
-    assert kept == [texts[3], texts[4], "Some people need a second dose.",
-                    "If you do not have symptoms, no treatment is needed."]
+    # "this infection" names which one only with the sentence before it (`_BACK_REFERENCE`).
+    assert kept == [texts[3], "Some people need a second dose.", "If you do not have symptoms, no treatment is needed."]
 
 
 def test_where_the_topic_s_own_page_answers_a_narrower_condition_s_page_does_not():
