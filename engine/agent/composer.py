@@ -50,6 +50,7 @@ import numpy as np
 from engine.agent import answer_framing as framing
 from engine.agent.support import (ALERT, NOTICE, PROFILE, Evidence, SentenceVectors, Support, SupportChecker,
                                   evidence_from, is_bare_list, item_headings)
+from engine.clinical.assertion import asks_something
 from engine.clinical.drug_alerts import class_names
 from engine.clinical.lexicon import english_names
 from engine.clinical.slot_model import NAMING_SLOTS, TOPIC_SLOTS, only_asked_about
@@ -720,6 +721,8 @@ def asked_kind(question: str, slots: dict | None = None) -> str:
         kind = "treatment"
     if kind in ("causes", "definition") and _blames_a_medicine(asked, question, kind, slots):
         return "side_effects"
+    if kind in ("definition", "treatment") and _complaint_after_a_medicine(question, slots):
+        return "side_effects"
     return "side_effects" if kind == "causes" and _asks_about_a_medicine(slots) else kind
 
 
@@ -743,6 +746,16 @@ def _blames_a_medicine(asked: str, question: str, kind: str, slots: dict | None)
         return True
     return kind == "causes" and any(str(m.get("text") or "").lower() in asked.lower() for m in medicines
                                     if m.get("text"))
+
+
+def _complaint_after_a_medicine(question: str, slots: dict | None) -> bool:
+    """A statement that asks nothing and names a complaint after a medicine taken ("메트포르민 먹고 설사를 해요",
+    "I'm on metformin and my stomach is upset all the time"): whether it is a side effect is what a clinician
+    reads it for. A complaint named first is what the medicine was taken for ("열이 나서 타이레놀 먹였어요")."""
+    medicines, complaints = _medicines(slots or {}), _affirmed(slots or {}, "symptoms")
+    if not medicines or not complaints or asks_something(question):
+        return False
+    return min(int(m.get("start", 0)) for m in medicines) < min(int(c.get("start", 0)) for c in complaints)
 
 
 def _for_the_complaint(asked: str, slots: dict | None) -> bool:

@@ -2882,6 +2882,19 @@ def test_an_illness_newer_than_the_knowledge_base_is_not_answered_from_older_rel
     assert any("recommended" in s.text for s in composition.sentences if s.kind == "sourced"), composition.text
 
 
+@pytest.mark.parametrize("text, kind", [
+    ("메트포르민 먹고 설사를 해요", "side_effects"),
+    ("I am on metformin and my stomach is upset all the time", "side_effects"),
+    ("열이 나서 타이레놀 먹였어요", "definition"),  # the fever is what the medicine was given for
+    ("메트포르민 먹고 설사를 해요. 당뇨는 어떤 병이에요?", "definition"),  # it asks something else
+])
+def test_a_complaint_stated_after_a_medicine_is_read_for_its_side_effects(clinical_pack, text, kind):
+    from engine.agent.composer import asked_kind
+    from engine.clinical import extract
+
+    assert asked_kind(text, extract(text)) == kind
+
+
 def test_a_medicine_asked_about_under_a_kind_only_a_condition_has_is_led_as_itself(minilm, clinical_pack):
     from engine.agent.writer import concept_reader
     from engine.clinical import extract
