@@ -179,10 +179,11 @@ ASKS_ABOUT_FOOD = re.compile(r"(?<![약제]\s)(?<![약제])(?:뭘|뭐|무엇을|
 
 # A medicine class named for what it treats ("fever reducers", "cough medicine", "allergy medicines"): with no
 # page of its own, the page on what it treats says how it is taken ("Take acetaminophen every 4 to 6 hours").
-_FOR_WHAT = re.compile(r"^(.+?)\s+(?:reducers?|medicines?|medications?|remedies|relievers?)$", re.I)
-
-
-MEDICINE_WORDS = ("reducers", "medicines", "medications", "remedies", "relievers")
+# The word that names it a medicine, singular -> plural.
+_MEDICINE_WORDS = {"reducer": "reducers", "medicine": "medicines", "medication": "medications", "remedy": "remedies",
+                   "reliever": "relievers"}
+MEDICINE_WORDS = tuple(_MEDICINE_WORDS.values())
+_FOR_WHAT = re.compile(rf"^(.+?)\s+({'|'.join([*_MEDICINE_WORDS, *MEDICINE_WORDS])})$", re.I)
 
 
 def treated_by(names: Sequence[str]) -> list[str]:
@@ -193,8 +194,8 @@ def treated_by(names: Sequence[str]) -> list[str]:
 def as_plural_class(names: Sequence[str]) -> list[str]:
     """The `names` of a medicine class named for what it treats, in the plural a page's title gives ("cough
     medicine" -> "cough medicines", within "Cold and Cough Medicines")."""
-    return [name if name.endswith("s") else f"{name}s" for name in (n.strip().lower() for n in names)
-            if _FOR_WHAT.match(name)]
+    matches = (_FOR_WHAT.match(n.strip().lower()) for n in names)
+    return [f"{m.group(1)} {_MEDICINE_WORDS.get(m.group(2), m.group(2))}" for m in matches if m]
 
 
 # Drinking alcohol, by its name or a drink's ("맥주 마셔도 되나요?", "Can I drink wine with …?").

@@ -2784,11 +2784,7 @@ def test_a_question_whether_an_illness_spreads_opens_with_what_the_sources_say_o
     checker = SupportChecker(minilm, concept_reader(SimpleNamespace(clinical=SimpleNamespace(extract=extract))))
     for question, lead in (("Is eczema contagious?", "Whether and how eczema spreads"),
                            ("습진은 전염되나요?", "습진의 전염")):
-        composition = compose(question=question, language="ko" if "습진" in question else "en",
-                              slots=extract(question), documents=[eczema], checker=checker)
-        assert composition.text.startswith(lead), composition.text
-        sourced = [s.text for s in composition.sentences if s.kind == "sourced"]
-        assert "not contagious" in sourced[0], sourced
+        _assert_led_and_opened(question, eczema, checker, lead, "not contagious")
     # Nothing on the page says whether it spreads: the lead says so.
     page = Passage("psoriasis", "Psoriasis is a chronic skin disease. It causes itchy patches of thick, red skin "
                    "with silvery scales. Psoriasis occurs when the skin cells grow too quickly.",
@@ -2816,11 +2812,19 @@ def test_a_medicine_in_pregnancy_opens_with_what_the_sources_say_of_medicines_in
     for question, lead in (("Is it safe to take Tylenol during pregnancy?",
                             "What the sources say about tylenol (acetaminophen) in pregnancy"),
                            ("임신 중에 타이레놀 먹어도 돼요?", "임신·수유 중의 아세트아미노펜")):
-        composition = compose(question=question, language="ko" if "임신" in question else "en",
-                              slots=extract(question), documents=[page], checker=checker)
-        assert composition.text.startswith(lead), composition.text
-        sourced = [s.text for s in composition.sentences if s.kind == "sourced"]
-        assert "pregnant" in sourced[0], sourced
+        _assert_led_and_opened(question, page, checker, lead, "pregnant")
+
+
+def _assert_led_and_opened(question: str, page: Passage, checker, lead: str, first_quote_holds: str) -> None:
+    """The answer to `question` from `page` opens with `lead`, and its first quote holds `first_quote_holds`."""
+    from engine.clinical import extract
+    from engine.text import has_hangul
+
+    composition = compose(question=question, language="ko" if has_hangul(question) else "en",
+                          slots=extract(question), documents=[page], checker=checker)
+    assert composition.text.startswith(lead), composition.text
+    sourced = [s.text for s in composition.sentences if s.kind == "sourced"]
+    assert first_quote_holds in sourced[0], sourced
 
 
 def test_on_the_page_on_what_a_medicine_class_treats_only_a_sentence_naming_a_medicine_is_about_the_class():

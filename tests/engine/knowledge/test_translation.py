@@ -412,36 +412,12 @@ def test_caring_for_someone_ill_is_what_to_do_and_searched_in_the_condition_s_ho
     assert any(sub.shown == "hypothyroidism home care" and "caring" in sub.terms for sub in plan.subqueries)
 
 
-CLASSES = [
+# Pages a question names only by what it is a kind of: a medicine class, the swelling of a part of the body.
+KINDS_OF = [
     ("c/1", "What to do for Fever ?", "Take acetaminophen every 4 to 6 hours. Take ibuprofen every 6 to 8 hours."),
     ("c/2", "What is (are) Fever ?", "A fever is a body temperature that is higher than normal."),
     ("c/3", "Do you have information about Cold and Cough Medicines", "Cough suppressants quiet a cough."),
     ("c/4", "What are the side effects or risks of Cold and Cough Medicines ?", "Drowsiness is common."),
-    *TINY[4:8],
-]
-
-
-@pytest.fixture(scope="module")
-def classes_retriever(tmp_path_factory, translator):
-    yield from _retriever(tmp_path_factory.mktemp("classes_kb"), translator, CLASSES, "medicine-classes")
-
-
-def test_a_medicine_class_without_a_page_is_searched_in_the_page_on_what_it_treats(classes_retriever):
-    """Fever reducers have no page; fever's says how often each is given. A class a longer title names
-    ("Cold and Cough Medicines") is searched there."""
-    from engine.knowledge.questions import as_plural_class, treated_by
-
-    assert treated_by(["antipyretics", "fever reducers"]) == ["fever"]
-    assert as_plural_class(["cough medicine", "cough syrup"]) == ["cough medicines"]
-    plan = classes_retriever.plan("해열제 몇 시간마다 먹여요?")
-    assert plan.treats == {"antipyretics": "fever"}
-    assert "What to do for fever?" in [sub.text for sub in plan.subqueries]
-    assert classes_retriever.rank("해열제 몇 시간마다 먹여요?", k=2).doc_ids[0] == "c/1"
-    plan = classes_retriever.plan("기침약 먹어도 돼요?")
-    assert plan.focus_keys == ["cold and cough medicines"] and not plan.treats
-
-
-SWELLING = [
     ("s/1", "What is (are) Foot, leg, and ankle swelling ? (Also called: Swelling of the ankles - feet - legs; "
      "Ankle swelling; Foot swelling; Leg swelling)", "Painless swelling of the feet and ankles is a common problem."),
     ("s/2", "What is (are) Facial swelling ?", "Facial swelling is the buildup of fluid in the tissues of the face."),
@@ -451,8 +427,23 @@ SWELLING = [
 
 
 @pytest.fixture(scope="module")
-def swelling_retriever(tmp_path_factory, translator):
-    yield from _retriever(tmp_path_factory.mktemp("swelling_kb"), translator, SWELLING, "swelling-pages")
+def kinds_of_retriever(tmp_path_factory, translator):
+    yield from _retriever(tmp_path_factory.mktemp("kinds_of_kb"), translator, KINDS_OF, "kinds-of")
+
+
+def test_a_medicine_class_without_a_page_is_searched_in_the_page_on_what_it_treats(kinds_of_retriever):
+    """Fever reducers have no page; fever's says how often each is given. A class a longer title names
+    ("Cold and Cough Medicines") is searched there."""
+    from engine.knowledge.questions import as_plural_class, treated_by
+
+    assert treated_by(["antipyretics", "fever reducers"]) == ["fever"]
+    assert as_plural_class(["cough medicine", "cough syrup"]) == ["cough medicines"]
+    plan = kinds_of_retriever.plan("해열제 몇 시간마다 먹여요?")
+    assert plan.treats == {"antipyretics": "fever"}
+    assert "What to do for fever?" in [sub.text for sub in plan.subqueries]
+    assert kinds_of_retriever.rank("해열제 몇 시간마다 먹여요?", k=2).doc_ids[0] == "c/1"
+    plan = kinds_of_retriever.plan("기침약 먹어도 돼요?")
+    assert plan.focus_keys == ["cold and cough medicines"] and not plan.treats
 
 
 @pytest.mark.parametrize("question, page", [
@@ -462,5 +453,5 @@ def swelling_retriever(tmp_path_factory, translator):
     ("얼굴이 부었어요", "facial swelling"),
     ("몸이 부었어요", "swelling"),
 ])
-def test_swelling_of_a_part_of_the_body_is_searched_in_that_part_s_page(swelling_retriever, question, page):
-    assert swelling_retriever.plan(question).focus_keys == [page]
+def test_swelling_of_a_part_of_the_body_is_searched_in_that_part_s_page(kinds_of_retriever, question, page):
+    assert kinds_of_retriever.plan(question).focus_keys == [page]
