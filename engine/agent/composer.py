@@ -968,16 +968,18 @@ def names_the_means(sentence: str, kind: str) -> bool:
     return kind not in _NAMES_MEANS or bool(_NAMES_MEANS[kind].search(sentence))
 
 
-# Foods named as such: a food as a cause names what to avoid ("eats too many high-purine foods, such as
-# liver"); a poor diet as a cause ("might be the result of a poor diet") says nothing of what to eat.
-_NAMES_A_FOOD = re.compile(r"\bfoods?\b|\bmeals?\b|\brich in\b|\bfruits?\b|\bvegetables?\b|\bwhole grains?\b"
-                           r"|\bmeat\b|\bdairy\b|\bpurines?\b|\bsodium\b|\bsalt\b", re.I)
+# The food cues (`framing.FOOD_CUES`) that name no food. A poor diet as a cause ("might be the result of a poor
+# diet") says nothing of what to eat; a named food or nutrient as a cause ("eats too many high-purine foods, such
+# as liver") is what to avoid.
+_NO_FOOD_NAMED = frozenset({"eat", "diet", "nutri", "supplement", "supplements"})
+_NUTRIENTS = re.compile(r"\bpurines?\b|\bsodium\b|\bsalt\b", re.I)
 
 
 def speaks_of_food(sentence: str) -> bool:
     """The sentence speaks of food, other than only as an unnamed diet that causes something."""
-    return bool(framing.FOOD_CUES.search(sentence)) and (
-        not _FACET_CUES["causes"].search(sentence) or bool(_NAMES_A_FOOD.search(sentence)))
+    cues = {m.group(0).lower() for m in framing.FOOD_CUES.finditer(sentence)}
+    return bool(cues) and (not _FACET_CUES["causes"].search(sentence) or bool(cues - _NO_FOOD_NAMED)
+                           or bool(_NUTRIENTS.search(sentence)))
 
 
 def asks_about_food(question: str) -> bool:
@@ -1089,7 +1091,7 @@ def pronoun_pairs(evidence: Sequence[Evidence]) -> dict[str, tuple[Evidence, Evi
         if before is None or not quotable(item.text):
             continue
         if not leans_on_the_sentence_before(item.text):
-            if _QUALIFIES.match(item.text.strip()) and before.text.rstrip().endswith(".") and quotable(before.text):
+            if qualified_by_the_next(before, previous) and before.text.rstrip().endswith(".") and quotable(before.text):
                 units[f"{before.text.strip()} {item.text.strip()}"] = (before, item)
             continue
         if leans_on_the_sentence_before(before.text):
@@ -1186,8 +1188,9 @@ def is_group_fragment(text: str) -> bool:
 _QUALIFIES = re.compile(r"^(?:however|but)\b", re.I)
 
 
-def qualified_by_the_next(item: Evidence, following: dict[tuple[int, int], Evidence]) -> bool:
-    after = following.get((item.source, item.position + 1))
+def qualified_by_the_next(item: Evidence, at: dict[tuple[int, int], Evidence]) -> bool:
+    """`at`: the evidence by (source, position)."""
+    after = at.get((item.source, item.position + 1))
     return after is not None and bool(_QUALIFIES.match(after.text.strip()))
 
 
@@ -1195,13 +1198,13 @@ def candidates(evidence: Sequence[Evidence]) -> list[Evidence]:
     """The quotable sentences, each once; none whose subject is a bare pronoun, nor one the next sentence
     qualifies (both are quoted only in a unit, `pronoun_pairs`)."""
     out, seen = [], set()
-    following = {(e.source, e.position): e for e in evidence}
+    at = {(e.source, e.position): e for e in evidence}
     for item in evidence:
         text = item.text.strip()
         key = text.lower()
         if key in seen or not quotable(text):
             continue
-        if leans_on_the_sentence_before(text) or qualified_by_the_next(item, following):
+        if leans_on_the_sentence_before(text) or qualified_by_the_next(item, at):
             continue
         seen.add(key)
         out.append(item)
@@ -1408,7 +1411,7 @@ def is_on_topic(item: Evidence, documents: Sequence, topic: Topic, concepts) -> 
     another medicine's own page ("Methylprednisolone makes your stomach more susceptible to
     aspirin" says nothing of aspirin's side effects)."""
     doc = _page_of(item, documents)
-    if topic.treats and title_facets(getattr(doc, "title", "") or "")[0] in topic.treats:
+    if topic.treats and _focus_key(doc) in topic.treats:
         # Not a medicine among the causes ("There can be many other causes, including: Medicines; …").
         return names_a_medicine(item.text) and not re.search(r"\bcaus", item.text, re.I)
     if page_names(doc, topic, concepts):
@@ -1596,7 +1599,7 @@ def about_the_topic(pool: list[Evidence], documents: Sequence, topic: Topic, che
     names = [n for n in names if n]
     if not names or not pool:
         return pool, 0, list(pool)
-    focus = {n: title_facets(getattr(documents[n - 1], "title", "") or "")[0] for n in {e.source for e in pool}}
+    focus = {n: _focus_key(documents[n - 1]) for n in {e.source for e in pool}}
     pages = sorted(set(focus.values()))
     vectors = checker.vectors([*names, *pages])
     nearest = dict(zip(pages, (vectors[len(names):] @ vectors[:len(names)].T).max(axis=1)))
@@ -1629,6 +1632,10 @@ def another_concept(page: str, topic: Topic, concepts) -> bool:
 
 def _qtype(doc) -> str:
     return title_facets(getattr(doc, "title", "") or "")[1]
+
+
+def _focus_key(doc) -> str:
+    return title_facets(getattr(doc, "title", "") or "")[0]
 
 
 def page_roles(documents: Sequence, kind: str, numbers: Sequence[int] | None = None, topic: Topic | None = None,
@@ -1941,7 +1948,7 @@ _CONDITION_KINDS = frozenset({"causes", "symptoms", "diagnosis", "treatment", "p
 def _lead_kind(kind: str, asked: Topic) -> str:
     """The kind the lead names: a medicine asked about under a kind only a condition has, or a dose asked of
     what is no medicine ("혈당은 하루에 몇 번 재야 해요?" is no "dose of blood sugar"), leads as what it is."""
-    if asked.medicine and kind in _CONDITION_KINDS or kind == "dosage" and asked and not asked.medicine:
+    if (asked.medicine and kind in _CONDITION_KINDS) or (kind == "dosage" and asked and not asked.medicine):
         return "definition"
     return kind
 

@@ -287,23 +287,17 @@ class QueryTranslator:
             written = [*_swollen_part(query, mention), *written]
             own = self.index.best_focus([*written, *names], qtypes) if kb is not None else None
             is_drug = mention["slot"] == "medication"
+            drug_question = drug_question or is_drug
+            purpose = None
             if is_drug and own is None and kb is not None:
                 # "cough medicine": the page on "Cold and Cough Medicines".
                 own = self.index.product_focus(as_plural_class(names), MEDICINE_WORDS)
-            drug_question = drug_question or is_drug
-            purpose = (self.index.best_focus(treated_by(names), list(_PURPOSE_QTYPES))
-                       if is_drug and own is None and kb is not None else None)
-            answered = [q for q in _PURPOSE_QTYPES if purpose and q in {d.qtype for d in self.index.by_focus[purpose]}]
-            if answered:
+                purpose = None if own else self._purpose_searches(mention, names, qtypes)
+            if purpose:
                 # "해열제 몇 시간마다 먹여요?": fever reducers have no page; fever's says how they are taken.
-                focus_keys.append(purpose)
-                treats[mention["name"]] = purpose
-                medicine = f"{purpose} medicine"
-                subqueries += [SubQuery(question_form(q, medicine), [mention["name"], purpose], q,
-                                        f"{medicine} {label(q)}", terms=[purpose, "medicine", *names[:1]])
-                               for q in qtypes if q in DRUG_QTYPES][:1]
-                subqueries += [SubQuery(question_form(q, purpose), [mention["name"], purpose], q,
-                                        f"{purpose} {label(q)}", terms=[purpose, *names[:1]]) for q in answered]
+                treats[mention["name"]], searches = purpose
+                focus_keys.append(treats[mention["name"]])
+                subqueries += searches
                 continue
             if own:
                 focus_keys.append(own)
@@ -401,6 +395,21 @@ class QueryTranslator:
             return []
         focus_keys.append(page)
         return [SubQuery(question_form("information", page), [page], "information", page, terms=[page])]
+
+    def _purpose_searches(self, mention: Mapping, names: list[str], qtypes: list[str]
+                          ) -> tuple[str, list[SubQuery]] | None:
+        """For a medicine class named for what it treats (`treated_by`) that has no page of its own: the page
+        on what it treats and its searches (the asked drug question of "<it> medicine", and the page's
+        what-to-do and treatment questions), or None when no such page answers them."""
+        purpose = self.index.best_focus(treated_by(names), list(_PURPOSE_QTYPES))
+        answered = [q for q in _PURPOSE_QTYPES if purpose and q in {d.qtype for d in self.index.by_focus[purpose]}]
+        if not answered:
+            return None
+        medicine = f"{purpose} medicine"
+        asked = [SubQuery(question_form(q, medicine), [mention["name"], purpose], q, f"{medicine} {label(q)}",
+                          terms=[purpose, "medicine", *names[:1]]) for q in qtypes if q in DRUG_QTYPES][:1]
+        return purpose, asked + [SubQuery(question_form(q, purpose), [mention["name"], purpose], q,
+                                          f"{purpose} {label(q)}", terms=[purpose, *names[:1]]) for q in answered]
 
     def _class_page(self, mention: Mapping, qtypes: list[str], focus_keys: list[str]) -> list[SubQuery]:
         """Searches of the page on the medicine's drug class for the class-wide question types."""
