@@ -1116,18 +1116,48 @@ def _leading_pronoun(text: str) -> str:
 
 
 def in_pairs(ordered: Sequence[Evidence], follows: dict[int, Evidence]) -> list[Evidence]:
-    """`ordered` with each pronoun sentence moved to just after the sentence it follows."""
+    """`ordered` with each pronoun sentence moved to just after the sentence it follows, a chain
+    ("… stone will pass." / "But sometimes a stone will not go away." / "It may get stuck …") in its
+    own order. A follower whose sentence is not in `ordered` keeps its place: nothing is lost."""
+    present = {id(item) for item in ordered}
+
+    def leader(item: Evidence) -> Evidence | None:
+        before = follows.get(id(item))
+        return before if before is not None and id(before) in present else None
+
     followers: dict[int, list[Evidence]] = {}
     for item in ordered:
-        if id(item) in follows:
-            followers.setdefault(id(follows[id(item)]), []).append(item)
-    out = []
-    for item in ordered:
-        if id(item) in follows:
-            continue
+        if leader(item) is not None:
+            followers.setdefault(id(leader(item)), []).append(item)
+    out: list[Evidence] = []
+    placed: set[int] = set()
+
+    def place(item: Evidence) -> None:
+        if id(item) in placed:
+            return
+        placed.add(id(item))
         out.append(item)
-        out.extend(sorted(followers.get(id(item), ()), key=lambda follower: follower.position))
+        for follower in sorted(followers.get(id(item), ()), key=lambda f: f.position):
+            place(follower)
+
+    for item in ordered:
+        if leader(item) is None:
+            place(item)
+    for item in ordered:  # a cycle has no leader outside it; pairs follow the page's order, so none is expected
+        place(item)
     return out
+
+
+def with_their_leaders(backed: Sequence[tuple], follows: dict[int, Evidence]) -> list[tuple]:
+    """The (evidence, support) pairs less each follower whose sentence is not among them, down a
+    chain: a follower of a follower goes with it."""
+    kept = list(backed)
+    while True:
+        present = {id(e) for e, _ in kept}
+        pruned = [(e, s) for e, s in kept if id(e) not in follows or id(follows[id(e)]) in present]
+        if len(pruned) == len(kept):
+            return pruned
+        kept = pruned
 
 
 # A list item whose head was cut off with the page's layout ("is used to treat long-term psoriasis
@@ -2115,8 +2145,7 @@ def compose(*, question: str, language: str, slots: dict, documents: Sequence, c
     verdicts = checker.check([e.text for e in picked], evidence, embed=embed)
     backed = [(e, s) for e, s in zip(picked, verdicts) if s.source is not None]
     # A pronoun sentence is quoted only after the sentence it follows.
-    quoted = {id(e) for e, _ in backed}
-    backed = [(e, s) for e, s in backed if id(e) not in follows or id(follows[id(e)]) in quoted]
+    backed = with_their_leaders(backed, follows)
     topic = framing.focus_name(focus, language) if focus else framing.topic_name(_named_in_the_lead(slots, kind),
                                                                                    language)
     lead_text = (kind == "interaction" and not focus and framing.interaction_lead(slots, question, language)
@@ -2217,7 +2246,22 @@ def _with_followers(chosen: Sequence[tuple[Evidence, float]], joined: dict[str, 
                 taken.add(id(item))
         if after is not None:
             follows[id(after)] = before
-    return picked, follows
+    # Units may chain (a sentence, the "But …" that qualifies it, the "It …" after that) and be chosen
+    # in any order: each chain stands together, where its first chosen sentence stood.
+    rank = {id(e): i for i, e in enumerate(picked)}
+
+    def chain_of(item: Evidence) -> int:
+        seen = set()
+        while id(item) in follows and id(item) not in seen:
+            seen.add(id(item))
+            item = follows[id(item)]
+        return id(item)
+
+    starts: dict[int, int] = {}
+    for e in picked:
+        starts[chain_of(e)] = min(starts.get(chain_of(e), rank[id(e)]), rank[id(e)])
+    starts = {id(e): starts[chain_of(e)] for e in picked}
+    return in_pairs(sorted(picked, key=lambda e: starts[id(e)]), follows), follows
 
 
 def _place(item: Evidence) -> tuple[int, int]:

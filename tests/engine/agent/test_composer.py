@@ -2949,3 +2949,73 @@ def test_how_a_sample_is_taken_for_a_test_is_not_what_to_do():
     said = "Your health care provider will use a cotton swab to collect the sample from inside the outer ear canal."
     assert not speaks_to(said, "what_to_do")
     assert speaks_to("If you cannot remove the wax plug, consult a health care provider.", "what_to_do")
+
+
+def _stone_chain():
+    from engine.agent.support import Evidence
+
+    head = Evidence(1, "Most kidney stones pass out of the body without help from a doctor.", 2)
+    but = Evidence(1, "But sometimes a stone will not go away.", 3)
+    it = Evidence(1, "It may get stuck in the urinary tract, block the flow of urine and cause great pain.", 4)
+    return head, but, it
+
+
+def test_a_chain_of_followers_is_quoted_in_its_own_order_and_none_is_lost():
+    """"But sometimes …" follows the sentence it qualifies and "It may get stuck …" follows that: in whatever
+    order they were chosen, the three stand together, and a follower whose sentence is missing is kept, not
+    dropped (the answer's order must hold every quote)."""
+    from engine.agent.composer import in_pairs
+    from engine.agent.support import Evidence
+
+    head, but, it = _stone_chain()
+    other = Evidence(5, "People with kidney stones may have pain while urinating.", 0)
+    follows = {id(but): head, id(it): but}
+    assert in_pairs([it, other, but, head], follows) == [other, head, but, it]
+    assert in_pairs([it, other, but], follows) == [other, but, it]
+
+
+def test_chained_units_chosen_out_of_order_stand_together_where_the_first_was_chosen():
+    from engine.agent.composer import _with_followers
+    from engine.agent.support import Evidence
+
+    head, but, it = _stone_chain()
+    other = Evidence(5, "People with kidney stones may have pain while urinating.", 0)
+    joined = {but.text: (but, it), head.text: (head, but)}
+    picked, follows = _with_followers([(other, 0.9), (but, 0.8), (head, 0.1)], joined)
+    assert picked == [other, head, but, it]
+    assert follows == {id(it): but, id(but): head}
+
+
+def test_a_follower_goes_when_the_sentence_it_follows_goes_down_the_chain():
+    from engine.agent.composer import with_their_leaders
+
+    head, but, it = _stone_chain()
+    follows = {id(but): head, id(it): but}
+    assert [e for e, _ in with_their_leaders([(but, None), (it, None)], follows)] == []
+    assert [e for e, _ in with_their_leaders([(head, None), (but, None), (it, None)], follows)] == [head, but, it]
+
+
+def test_an_answer_quotes_a_chain_of_followers_together(minilm):
+    """"신장결석 증상이 뭐예요?" failed the turn: a chain of followers chosen out of order lost its head to the
+    Korean share, and the answer's order had no place for the rest."""
+    slots = {"conditions": [{"name": "kidney stones"}]}
+    stones = Passage("stones", "A kidney stone is a solid piece of material that forms in the kidney. Most kidney "
+                     "stones pass out of the body without help from a doctor. But sometimes a stone will not go "
+                     "away. It may get stuck in the urinary tract, block the flow of urine and cause great pain. "
+                     "The following may be signs of kidney stones that need a doctor's help: extreme pain in your "
+                     "back or side; blood in your urine; fever and chills; vomiting.",
+                     title="Kidney Stones")
+    symptoms = Passage("symptoms", "People with kidney stones may have pain while urinating, see blood in the "
+                       "urine, or feel a sharp pain in the back or lower abdomen. People may experience nausea and "
+                       "vomiting with the pain. However, people who have small stones that pass easily through the "
+                       "urinary tract may not have symptoms at all.",
+                       title="What are the symptoms of Kidney Stones?")
+    for language, question in (("ko", "신장결석 증상이 뭐예요?"), ("en", "What are the symptoms of kidney stones?")):
+        composition = _answer_by_names(minilm, question, slots, [stones, symptoms], language)
+        quoted = [s.text for s in composition.sentences if s.kind == "sourced"]
+        assert quoted
+        for at, text in enumerate(quoted):
+            if text.startswith("It may get stuck"):
+                assert at > 0 and quoted[at - 1] == "But sometimes a stone will not go away."
+            if text.startswith("But sometimes") and "Most kidney stones pass" in " ".join(quoted):
+                assert quoted[at - 1].startswith("Most kidney stones pass")
