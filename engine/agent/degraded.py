@@ -22,6 +22,8 @@ TEXTS = {
         "no_passages": "No passages were found in the knowledge base for this question.",
         "alerts": "Safety alerts:",
         "llm_mode": "Switch to agent mode to see passages from the knowledge base.",
+        "not_composed": "Chartside could not put an answer together from the sources this time (an internal fault, "
+                        "recorded in the trace); the safety alerts and the retrieved passages follow.",
     },
     "ko": {
         "unavailable": "언어 모델을 사용할 수 없어 Chartside가 답변을 작성하지 못했습니다.",
@@ -31,6 +33,8 @@ TEXTS = {
         "no_passages": "지식 베이스에서 이 질문에 맞는 문단을 찾지 못했습니다.",
         "alerts": "안전 경고:",
         "llm_mode": "지식 베이스의 문단을 보려면 에이전트 모드로 전환하세요.",
+        "not_composed": "이번에는 출처로 답변을 구성하지 못했습니다(내부 오류로, 추적 기록에 남겼습니다). 안전 경고와 "
+                        "지식 베이스에서 찾은 문단을 아래에 보여 드립니다.",
     },
 }
 
@@ -54,15 +58,16 @@ def _excerpt(text: str) -> str:
     return cut + " …"
 
 
-def degraded_answer(state: TurnState, problem: BaseException) -> str:
+def degraded_answer(state: TurnState, problem: BaseException, *, composing: bool = False) -> str:
     """The emergency message first (as in a normal answer), the notice, the other alerts,
-    then the retrieved passages numbered like the sources."""
+    then the retrieved passages numbered like the sources. `composing`: the model is there but
+    writing the answer failed on a fault of the engine's own (`problem`), not on the model."""
     texts = _texts(state.language)
     parts = []
     emergency = next((a.get("message", "") for a in state.alerts if a.get("kind") == "emergency"), "")
     if emergency:
         parts.append(emergency)
-    parts.append(unavailable_notice(problem, state.language))
+    parts.append(texts["not_composed"] if composing else unavailable_notice(problem, state.language))
     others = [a.get("message", "") for a in state.alerts if a.get("kind") != "emergency" and a.get("message")]
     if others:
         parts.append(texts["alerts"] + "\n" + "\n".join(f"- {message}" for message in others))

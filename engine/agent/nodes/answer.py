@@ -31,7 +31,7 @@ from engine.agent.support import ALERT, GUIDANCE, Support
 from engine.agent.nodes.understanding import guidance_alone
 from engine.agent.writer import sentence_records, write_answer
 from engine.clinical.assertion import asks_something
-from engine.errors import GenerationCancelled
+from engine.errors import ChartsideError, GenerationCancelled
 from engine.events import AnswerReplaced, Token
 
 _PATIENT_REFERENCE = re.compile(
@@ -151,7 +151,12 @@ def generate_answer(state: TurnState, services: AgentServices):
         yield Token(prefix)
     reserve = int(state.budget.get("reserve", services.settings.context.generation_reserve))
     max_tokens = min(services.settings.llm.max_answer_tokens, reserve)
-    written = yield from compose_or_generate(state, services, messages, max_tokens)
+    try:
+        written = yield from compose_or_generate(state, services, messages, max_tokens)
+    except ChartsideError:
+        raise
+    except Exception as fault:  # noqa: BLE001 - a fault in writing must not cost the turn its alerts and sources
+        return (yield from _not_composed(state, fault, prefix))
     metrics = services.llm.last_metrics
     answer = prefix + written.text
     sentences = sentence_records([*opened_by, *written.sentences])
@@ -166,6 +171,18 @@ def generate_answer(state: TurnState, services: AgentServices):
         "decisions": [*state.decisions, *opening_decision(opened_by), *written.decisions],
         "drafts": [*state.drafts, draft(state, answer, sentences)],
     }
+
+
+def _not_composed(state: TurnState, fault: Exception, prefix: str):
+    """The answer when writing it failed on a fault of the engine's own: the alerts and the retrieved
+    passages, as in degraded mode, shown in place of whatever was streamed. The trace names the
+    fault's type only: its message may quote the patient's words."""
+    body = degraded_answer(state, fault, composing=True)  # opens with an emergency's guidance itself
+    answer = body if prefix and body.startswith(prefix.strip()) else prefix + body
+    yield AnswerReplaced(answer)
+    decision = f"answer: writing the answer failed ({type(fault).__name__}); the alerts and retrieved passages are shown"
+    return {"answer": answer, "sentences": [], "decisions": [*state.decisions, decision],
+            "drafts": [*state.drafts, draft(state, answer)]}
 
 
 def compose_or_generate(state: TurnState, services: AgentServices, messages: list[dict], max_tokens: int):

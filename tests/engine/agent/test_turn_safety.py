@@ -254,3 +254,31 @@ def test_a_korean_question_naming_the_drug_in_english_gets_the_korean_alert(clin
     for alert in conflicts:
         assert set(alert["messages"]) == {"en", "ko"}
         assert alert["message"] == alert["messages"]["ko"] and any("\uac00" <= c <= "\ud7a3" for c in alert["message"])
+
+
+@pytest.mark.parametrize("text,language,notice", [
+    ("amoxicillin 먹어도 되나요? penicillin 알레르기가 있어요.", "ko", "출처로 답변을 구성하지 못했습니다"),
+    ("I'm allergic to penicillin. Can I take amoxicillin?", "en", "could not put an answer together"),
+])
+def test_a_fault_in_writing_the_answer_still_gives_the_alerts_and_the_sources(clinical, monkeypatch, text, language,
+                                                                            notice):
+    """A bug in the composer (a KeyError, say) must not cost the turn its allergy alert or its sources: the
+    answer is the notice, the alerts and the retrieved passages, and the trace names the fault's type only."""
+    from engine.agent.nodes import answer
+
+    def broken(*_args, **_kwargs):
+        raise KeyError(140112039329296)
+        yield  # a generator, like the writer it stands in for
+
+    monkeypatch.setattr(answer, "write_answer", broken)
+    services = answer_services(clinical)
+    services.settings.features.self_refine = False
+    events, result = run(text, services)
+    conflicts = [a for a in result["alerts"] if a["kind"] == "allergy_conflict"]
+    assert conflicts
+    assert notice in result["answer"]
+    assert conflicts[0]["message"] in result["answer"]
+    assert "[1]" in result["answer"]
+    assert any(isinstance(e, AnswerReplaced) for e in events)
+    assert any("writing the answer failed (KeyError)" in d for d in result["trace"]["decisions"])
+    assert not any("140112039329296" in d for d in result["trace"]["decisions"])
