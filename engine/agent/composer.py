@@ -1944,6 +1944,22 @@ def overview(sentence: str, kind: str, topic_terms: Sequence[str]) -> bool:
     return any(term in subject for term in topic_terms)
 
 
+# Names other or further ones of a kind than those said before it ("People who have pneumonia may have other
+# symptoms, including nausea …", "Less common symptoms include …"), or opens on a few or rare cases ("Rarely, …",
+# "Some people also …", "Also, …").
+_OTHER_ONES = re.compile(r"\b(?:other|additional|further|less common|rarer|uncommon)\s+(?:\w+\s+)?"
+                         r"(causes?|risk factors?|symptoms?|signs?|side effects?|treatments?|complications?)\b", re.I)
+_FEW_OR_RARE = re.compile(r"^(?:rarely|in rare cases|less often|some people (?:also|may also)|also)\b", re.I)
+
+
+def names_other_ones(sentence: str, kind: str) -> bool:
+    """The sentence gives other or further ones of the asked kind, or a few or rare ones: read after the
+    main ones."""
+    other = _OTHER_ONES.search(sentence)
+    return bool(_FEW_OR_RARE.match(sentence)) or (
+        other is not None and _SUBJECTS.get(re.sub(r"s$", "", other.group(1).lower())) == kind)
+
+
 def reading_order(selected: Sequence[Evidence], reading: Reading, topic_terms: Sequence[str] = ()) -> list[Evidence]:
     """The asked kind's sentences first (a definition question starts with what it is), then
     the other facets in reading order; passage rank and position inside a facet. A definition
@@ -1951,12 +1967,14 @@ def reading_order(selected: Sequence[Evidence], reading: Reading, topic_terms: S
     locations for aneurysms are the aorta …", from a page on high blood pressure, reads like a
     definition too, but not of what was asked. Another kind's answer opens with a sentence that
     says it gives the topic's main ones or lists them ("Glaucoma treatments include medicines,
-    laser surgery, …"; `overview`), the sentences of a higher-ranked passage going on from it. A question
+    laser surgery, …"; `overview`), the sentences of a higher-ranked passage going on from it, and those that
+    give other or further ones ("… may have other symptoms, including nausea") after the rest. A question
     about an aspect of its topic (how long it lasts, whether it spreads) opens with the sentences that answer
     that."""
     order = {name: i for i, name in enumerate(READING_ORDER)}
     terms = [term for term in topic_terms if term]
     aspect = reading.aspect if reading.kind == "definition" else ""
+    places = {(item.source, item.position) for item in selected}
 
     def key(item: Evidence):
         name = reading.facet(item.text)
@@ -1965,9 +1983,19 @@ def reading_order(selected: Sequence[Evidence], reading: Reading, topic_terms: S
             unnamed = name == "definition" and not any(t in lowered for t in terms)
         else:
             unnamed = not overview(item.text, reading.kind, terms)
-        return (not answers_the_aspect(item.text, aspect), 0 if name == reading.kind else 1, unnamed, order[name], item.source, item.position)
+        return (not answers_the_aspect(item.text, aspect), 0 if name == reading.kind else 1, unnamed, order[name],
+                item.source, item.position)
 
-    return sorted(selected, key=key)
+    ordered = sorted(selected, key=key)
+    # An answer does not open with other or rare ones ("… may have other symptoms, including nausea"): the
+    # first sentence that gives main ones opens it instead. Right after "The most common cause is …" in its
+    # passage, "Other causes include …" goes on from it, and stays.
+    if reading.kind != "definition" and ordered and names_other_ones(ordered[0].text, reading.kind) and (
+            ordered[0].source, ordered[0].position - 1) not in places:
+        main = next((i for i, item in enumerate(ordered) if not names_other_ones(item.text, reading.kind)), None)
+        if main is not None:
+            ordered.insert(0, ordered.pop(main))
+    return ordered
 
 
 # What a condition has, not a medicine: "How antidepressants is treated", "How vaccines can be prevented" say

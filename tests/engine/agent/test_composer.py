@@ -3019,3 +3019,32 @@ def test_an_answer_quotes_a_chain_of_followers_together(minilm):
                 assert at > 0 and quoted[at - 1] == "But sometimes a stone will not go away."
             if text.startswith("But sometimes") and "Most kidney stones pass" in " ".join(quoted):
                 assert quoted[at - 1].startswith("Most kidney stones pass")
+
+
+def test_an_answer_does_not_open_with_other_or_rare_ones_of_the_asked_kind():
+    """"People who have pneumonia may have other symptoms, including nausea …" from the first passage opened
+    the answer, before the second passage's main symptoms; it now reads after them. "Other causes include …"
+    right after "The most common cause is …" in its passage goes on from it and keeps its place."""
+    from engine.agent import composer
+    from engine.agent.support import Evidence
+
+    symptoms = composer.Reading("symptoms")
+    other = Evidence(1, "People who have pneumonia may have other symptoms, including nausea, vomiting, and diarrhea.", 4)
+    rare = Evidence(1, "In rare cases, heart failure or seizures may occur.", 6)
+    main = Evidence(2, "The air sacs may fill up with fluid or pus, causing symptoms such as a cough with phlegm, "
+                       "fever, chills, and trouble breathing.", 1)
+    assert composer.reading_order([other, rare, main], symptoms, ["pneumonia"]) == [main, other, rare]
+    # Other ones of another kind than the asked one are no reason to move.
+    care = composer.Reading("considerations")
+    alert = Evidence(1, "Persons bitten by a tick should consult a physician if fever, rash, or other symptoms "
+                        "develop.", 0)
+    prevent = Evidence(2, "Measures should be taken to prevent tick bites.", 0)
+    assert composer.reading_order([alert, prevent], care, ["tick bites"]) == [alert, prevent]
+
+    causes = composer.Reading("causes")
+    common = Evidence(1, "The most common cause is heavy alcohol use.", 2)
+    others = Evidence(1, "Other causes include cystic fibrosis and some medicines.", 3)
+    attack = Evidence(2, "Gallstones can block the pancreatic duct.", 0)
+    assert composer.reading_order([common, others, attack], causes, ["pancreatitis"])[:2] == [common, others]
+    lone = Evidence(1, "Other causes are stress, a low protein diet, or poor nutrition.", 3)
+    assert composer.reading_order([lone, attack], causes, ["hair loss"]) == [attack, lone]
