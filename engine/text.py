@@ -315,6 +315,10 @@ def _singular(word: str) -> str:
 _ANSWER_SENTENCE_END = re.compile(r"(?<=[.!?。])\s+|\n+|(?<=[다요죠까])(?<!마다)(?<!보다)(?<!필요)(?<!중요)\s+"
                                   r"(?=[\uac00-\ud7a3A-Z])")
 _DOCUMENT_SENTENCE_END = re.compile(r"(?<=[.!?。])\s+|\n\s*\n|\n(?=\s*[-*•]\s)")
+# A passage's sentence also ends after a sentence in brackets ("(See the General Information section.) Some
+# tests …", "… on your keyboard.) Prevention If you are at risk …"). Chunking keeps the pattern above: its
+# boundaries are the index's.
+_PASSAGE_SENTENCE_END = re.compile(_DOCUMENT_SENTENCE_END.pattern + r"|(?<=[.!?]\))\s+(?=[A-Z\"(])")
 
 
 # A full stop after an abbreviation ("the U.S. Food and Drug Administration", "e.g. ibuprofen")
@@ -344,7 +348,7 @@ def split_answer_sentences(text: str) -> list[str]:
 def split_passage_sentences(text: str) -> list[str]:
     """Sentences of a passage to quote or check against: a line break inside a paragraph does
     not end one, a list item does."""
-    return _split(text, _DOCUMENT_SENTENCE_END)
+    return _split(text, _PASSAGE_SENTENCE_END)
 
 
 def split_document_sentences(text: str) -> list[str]:

@@ -619,7 +619,8 @@ def leans_on_the_sentence_before(text: str) -> bool:
             and not _ANNOUNCED_LIST.match(text))
 
 
-_JUNK = re.compile(r"https?://|www\.|\b1-800\b|^(see|source|for more|learn more|read more|call \d)"
+_JUNK = re.compile(r"https?://|www\.|\b1-800\b|^\(?(see|source|for more|learn more|read more|call \d)"
+                   r"|\bpress the [^.;:]{1,30}\b(?:button|key)\b|\bon your keyboard\b"
                    r"|^(?:to )?(?:find out|learn) more\b|\bfind it by\b"
                    r"|^more information\b[^.;:]{0,80}?\b(?:is|are|can be)\s+(?:provided|available|found)\b", re.I)
 # A sentence about the page, not the topic: "Diagnosis Here is how these anxiety disorders are

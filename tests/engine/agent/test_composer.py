@@ -3048,3 +3048,11 @@ def test_an_answer_does_not_open_with_other_or_rare_ones_of_the_asked_kind():
     assert composer.reading_order([common, others, attack], causes, ["pancreatitis"])[:2] == [common, others]
     lone = Evidence(1, "Other causes are stress, a low protein diet, or poor nutrition.", 3)
     assert composer.reading_order([lone, attack], causes, ["hair loss"]) == [attack, lone]
+
+
+def test_a_note_on_the_page_s_video_or_a_pointer_in_brackets_is_not_quoted():
+    from engine.agent.composer import quotable
+
+    assert not quotable("To reduce the video, press the Escape (Esc) button on your keyboard.)")
+    assert not quotable("(See the General Information section for a list of tests.)")
+    assert quotable("(This situation is known as reduced penetrance.)")

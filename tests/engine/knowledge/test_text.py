@@ -41,6 +41,20 @@ def test_an_abbreviation_or_a_lowercase_word_after_a_full_stop_ends_no_quoted_se
     assert split_document_sentences("By the U.S. Food and Drug Administration.") == ["By the U.S.", "Food and Drug Administration."]
 
 
+def test_a_sentence_in_brackets_ends_where_its_bracket_closes():
+    """"… on your keyboard.) Prevention If you are at risk …" was one sentence: the page's note on its video ran
+    into the advice after it."""
+    text = ("To reduce the video, press the Escape (Esc) button on your keyboard.) If you are at risk for kidney "
+            "disease, get your blood checked. (See the General Information section.) Some tests will be repeated.")
+    assert split_passage_sentences(text) == [
+        "To reduce the video, press the Escape (Esc) button on your keyboard.)",
+        "If you are at risk for kidney disease, get your blood checked.", "(See the General Information section.)",
+        "Some tests will be repeated."]
+    # A bracket that closes mid-sentence ends nothing, and chunk boundaries stay the index's.
+    assert split_passage_sentences("Take it (with food.) as told.") == ["Take it (with food.) as told."]
+    assert split_document_sentences("(See the section.) Some tests.") == ["(See the section.) Some tests."]
+
+
 def test_chunks_respect_the_limit_on_sentence_boundaries_and_are_balanced():
     sentence = "Metformin lowers blood glucose in people with type 2 diabetes. "
     text = sentence * 60
