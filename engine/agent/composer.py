@@ -1946,11 +1946,12 @@ def overview(sentence: str, kind: str, topic_terms: Sequence[str]) -> bool:
 
 
 # Names other or further ones of a kind than those said before it ("People who have pneumonia may have other
-# symptoms, including nausea …", "Less common symptoms include …"), or opens on a few or rare cases ("Rarely, …",
-# "Some people also …", "Also, …").
+# symptoms, including nausea …", "Less common symptoms include …"), or opens on a few or rare cases or on what
+# it adds ("Rarely, …", "Some people also …", "Also, …", "In addition, …").
 _OTHER_ONES = re.compile(r"\b(?:other|additional|further|less common|rarer|uncommon)\s+(?:\w+\s+)?"
                          r"(causes?|risk factors?|symptoms?|signs?|side effects?|treatments?|complications?)\b", re.I)
-_FEW_OR_RARE = re.compile(r"^(?:rarely|in rare cases|less often|some people (?:also|may also)|also)\b", re.I)
+_FEW_OR_RARE = re.compile(r"^(?:rarely|in rare cases|less often|some people (?:also|may also)|also|in addition|"
+                          r"additionally|furthermore|moreover)\b", re.I)
 
 
 def names_other_ones(sentence: str, kind: str) -> bool:

@@ -3048,6 +3048,10 @@ def test_an_answer_does_not_open_with_other_or_rare_ones_of_the_asked_kind():
     assert composer.reading_order([common, others, attack], causes, ["pancreatitis"])[:2] == [common, others]
     lone = Evidence(1, "Other causes are stress, a low protein diet, or poor nutrition.", 3)
     assert composer.reading_order([lone, attack], causes, ["hair loss"]) == [attack, lone]
+    prevention = composer.Reading("prevention")
+    adds = Evidence(1, "In addition, your doctor may prescribe a medication to slow bone loss.", 1)
+    food = Evidence(1, "Calcium and vitamin D help keep bones strong.", 5)
+    assert composer.reading_order([adds, food], prevention, ["osteoporosis"]) == [food, adds]
 
 
 def test_a_note_on_the_page_s_video_or_a_pointer_in_brackets_is_not_quoted():
