@@ -484,7 +484,7 @@ def gives_the_whole_kind(sentence: str, kind: str, topic_terms: Sequence[str], n
     two types of medicines: …", "A blood test will show if you have hepatitis C"), or its list ("The
     symptoms of gout include …"). Stricter than `overview`, which only orders: it decides what
     `select` must not leave out."""
-    if states_the_main_one(sentence, kind):
+    if states_the_main_one(sentence, kind) or announces_the_kind(sentence, kind, topic_terms):
         return True
     subject = overview_subject(sentence, kind)
     if subject:
@@ -1927,13 +1927,29 @@ def _overlap(a: set, b: set) -> float:
 _SOME_OF_THEM = re.compile(r"^(?:other|another|additional|also|more|some|these|those|this)\b", re.I)
 
 
+# A sentence that announces the list after it as the topic's own ones of a kind: "People should watch for the
+# following signs and symptoms of dehydration in infants …: dry mouth …", "These are warning signs of a stroke: …".
+_ANNOUNCES_THE_KIND = re.compile(r"\b(?:the following|these)\s+(?:are\s+|may be\s+)?(?:(?:common|main|warning|early)\s+)?"
+                                 r"(signs and symptoms|signs|symptoms|causes|treatments|side effects|risk factors)\s+"
+                                 r"(?:of|for)\s+([^:;,.()]{2,50}?)(?=\s+(?:in|that|which|when)\b|\s*[:;,.(])", re.I)
+
+
+def announces_the_kind(sentence: str, kind: str, topic_terms: Sequence[str]) -> bool:
+    """The sentence says the list it opens gives the topic's own ones of the asked kind."""
+    announced = _ANNOUNCES_THE_KIND.search(sentence)
+    if announced is None or ":" not in sentence[announced.end():]:
+        return False
+    said = _SUBJECTS.get(re.sub(r"s$", "", announced.group(1).lower().replace("signs and symptoms", "symptom")))
+    return said == kind and names_only_the_topic(announced.group(2), topic_terms)
+
+
 def overview(sentence: str, kind: str, topic_terms: Sequence[str]) -> bool:
     """The sentence gives the main one of the asked kind ("The most common symptom of anemia is
     fatigue"), or says in its subject that it lists the asked kind of the topic ("Glaucoma
     treatments include …"), not some or more of them ("Other danger signs … include", "Some signs
     of hypoglycemia during sleep include"), nor those of something else whose list names the
     topic ("Common causes of skin lumps include: …; warts")."""
-    if states_the_main_one(sentence, kind):
+    if states_the_main_one(sentence, kind) or announces_the_kind(sentence, kind, topic_terms):
         return True
     subject = overview_subject(sentence, kind)
     if subject:

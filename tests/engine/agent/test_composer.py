@@ -3060,3 +3060,22 @@ def test_a_note_on_the_page_s_video_or_a_pointer_in_brackets_is_not_quoted():
     assert not quotable("To reduce the video, press the Escape (Esc) button on your keyboard.)")
     assert not quotable("(See the General Information section for a list of tests.)")
     assert quotable("(This situation is known as reduced penetrance.)")
+
+
+def test_a_sentence_that_announces_the_topic_s_own_list_of_the_asked_kind_opens_the_answer():
+    """"People should watch for the following signs and symptoms of dehydration in infants …: dry mouth …" gives
+    the signs asked for; it reads before "Taking too much all at once can … make you throw up"."""
+    from engine.agent import composer
+    from engine.agent.support import Evidence
+
+    signs = ("People should watch for the following signs and symptoms of dehydration in infants and young children: "
+             "dry mouth and tongue; no tears when crying; no wet diapers for 3 hours or more.")
+    assert composer.announces_the_kind(signs, "symptoms", ["dehydration"])
+    assert composer.announces_the_kind("These are warning signs of a stroke: sudden numbness; confusion.", "symptoms",
+                                       ["stroke"])
+    assert not composer.announces_the_kind(signs, "causes", ["dehydration"])
+    assert not composer.announces_the_kind("Watch for the following signs of infection: fever; chills.", "symptoms",
+                                           ["dehydration"])
+    throw_up = Evidence(1, "Taking too much all at once can overload your stomach and make you throw up.", 3)
+    listed = Evidence(2, signs, 0)
+    assert composer.reading_order([throw_up, listed], composer.Reading("symptoms"), ["dehydration"]) == [listed, throw_up]
