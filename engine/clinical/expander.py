@@ -103,9 +103,21 @@ class PackConceptFinder:
         """Lab tests no concept covers, as mentions of slot "test": "당화혈색소 정상 수치가 얼마예요?"
         and "What does a high ALT mean?" name no condition, yet the knowledge base has pages on the
         tests. A concept that covers the words wins ("콜레스테롤이 높아요" is high cholesterol), and so
-        does the condition a measured value names: "혈당이 250이에요" is about hyperglycemia."""
-        measured = {m.start: m.item for m in find_measurements(text) if m.kind == "lab"}
+        does the condition a measured value names: "혈당이 250이에요" is about hyperglycemia, and
+        "혈압이 160에 100인데 위험한가요?" about high blood pressure."""
+        found = find_measurements(text)
+        measured = {m.start: m.item for m in found if m.kind == "lab"}
         tests = []
+        for pressure in (m for m in found if m.item.get("type") == "blood_pressure"):
+            named = measured_conditions({"vitals": [pressure.item]})
+            concept = self._concept_named(named[0][0]) if named else None
+            if concept is None or any((m["start"] < pressure.end and pressure.start < m["end"]) or m["name"] == concept.name
+                                      for m in mentions):
+                continue
+            tests.append({"start": pressure.start, "end": pressure.end, "negated": False, "text": pressure.item["text"],
+                          "allergy": False, "classes": [], "name": concept.name,
+                          "synonyms": [s for s in concept.synonyms if not has_hangul(s)][: self.synonyms],
+                          "slot": concept.slot, "measured": True})
         for lab in lab_names(text):
             named = measured_conditions({"labs": [measured[lab.start]]}) if lab.start in measured else []
             concept = self._concept_named(named[0][0]) if named else None

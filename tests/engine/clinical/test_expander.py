@@ -93,6 +93,14 @@ def test_lab_tests_are_mentions_and_a_measured_value_names_its_condition(clinica
     assert found("혈당이 250이에요. 어떻게 해야 돼요?") == [("hyperglycemia", "condition")]
     assert found("My potassium is 5.8. What does that mean?") == [("High potassium level", "symptom")]
     assert finder("My blood sugar is 300.")[0]["measured"]
+    # So does a high blood pressure ("혈압이 160에 100인데 위험한가요?" named nothing and was refused); a normal
+    # one names nothing, and a condition named beside it is not named twice.
+    hypertension = [(m["name"], m["slot"]) for m in finder("high blood pressure")]
+    assert found("혈압이 160에 100인데 위험한가요?") == hypertension
+    assert found("My blood pressure is 160/100. Is that dangerous?") == hypertension
+    assert finder("혈압이 150/95 나왔어요")[0]["measured"]
+    assert found("혈압이 118/76이에요") == []
+    assert found("고혈압 있어요. 혈압이 160/100이에요") == hypertension
     # A concept that covers the words wins over the test.
     assert found("콜레스테롤 수치가 높대요") == [("high cholesterol", "condition")]
     # Two-letter names (K, Na, Cr) name too much else.
