@@ -162,6 +162,8 @@ TEXTS = {
         "weak": "출처로 뒷받침되지 않는 문장은 뺐습니다.",
         "off_kind": "{topic}의 {what}에 관해 직접 다룬 문장은 출처에서 찾지 못한 것 같습니다. 관련해 출처에서 찾은 내용입니다.",
         "off_kind_no_topic": "질문한 {what}에 관해 직접 다룬 문장은 출처에서 찾지 못한 것 같습니다. 관련해 출처에서 찾은 내용입니다.",
+        "off_kind_in_pregnancy": "임신·수유 중의 {topic}에 관해 직접 다룬 문장은 출처에서 찾지 못한 것 같습니다. 관련해 출처에서 "
+                                 "찾은 내용입니다.",
     },
 }
 FACET_NAMES_KO = {
@@ -185,6 +187,9 @@ def off_kind_lead(kind: str, topic: str, language: str) -> str:
     sentences about a medicine's lab checks do not read as its side effects. Whether two things go
     together has its own leads (`interaction_lead`, and none when no sentence speaks of both)."""
     if language == "ko":
+        if kind == "pregnancy" and topic:
+            # "임신 중 허리 아픈 거 정상이에요?" is no question of back pain's "safety in pregnancy".
+            return texts(language)["off_kind_in_pregnancy"].format(topic=topic)
         template = texts(language)["off_kind" if topic else "off_kind_no_topic"]
         lead = template.format(what=FACET_NAMES_KO[kind], topic=topic)
         return f"{lead} {DOSE_CHECK_KO}" if kind == "dosage" else lead

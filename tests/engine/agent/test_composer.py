@@ -2137,6 +2137,8 @@ def test_an_answer_none_of_whose_quotes_speaks_to_the_asked_kind_says_so_in_its_
     assert off_kind_lead("what_to_do", "", "en") == ("The sentences found do not seem to speak directly to what to do "
                                                      "about it; what the sources say:")
     assert off_kind_lead("side_effects", "이뇨제", "ko").startswith("이뇨제의 부작용에 관해 직접 다룬 문장은")
+    # "임신 중 허리 아픈 거 정상이에요?": back pain in pregnancy, not back pain's "safety in pregnancy".
+    assert off_kind_lead("pregnancy", "요통", "ko").startswith("임신·수유 중의 요통에 관해 직접 다룬 문장은")
     assert "confirm any dose" in off_kind_lead("dosage", "naproxen", "en")
     assert off_kind_lead("dosage", "나프록센", "ko").endswith("약사나 의사와 확인하세요.")
 
