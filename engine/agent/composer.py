@@ -482,7 +482,7 @@ def gives_the_whole_kind(sentence: str, kind: str, topic_terms: Sequence[str], n
     """The sentence gives the whole of the asked kind for the topic itself: its main one ("The most
     common cause is …"), by what it is treated, caused, found or prevented ("Asthma is treated with
     two types of medicines: …", "A blood test will show if you have hepatitis C"), or its list ("The
-    symptoms of gout include …"). Stricter than `overview`, which only orders: it decides what
+    symptoms of gout include …", "These are warning signs of a stroke: …"). Stricter than `overview`, which only orders: it decides what
     `select` must not leave out."""
     if states_the_main_one(sentence, kind) or announces_the_kind(sentence, kind, topic_terms):
         return True
@@ -1985,8 +1985,8 @@ def reading_order(selected: Sequence[Evidence], reading: Reading, topic_terms: S
     locations for aneurysms are the aorta …", from a page on high blood pressure, reads like a
     definition too, but not of what was asked. Another kind's answer opens with a sentence that
     says it gives the topic's main ones or lists them ("Glaucoma treatments include medicines,
-    laser surgery, …"; `overview`), the sentences of a higher-ranked passage going on from it, and those that
-    give other or further ones ("… may have other symptoms, including nausea") after the rest. A question
+    laser surgery, …"; `overview`), the sentences of a higher-ranked passage going on from it; never with one
+    that gives other or further ones ("… may have other symptoms, including nausea"). A question
     about an aspect of its topic (how long it lasts, whether it spreads) opens with the sentences that answer
     that."""
     order = {name: i for i, name in enumerate(READING_ORDER)}
