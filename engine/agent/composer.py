@@ -496,21 +496,27 @@ def gives_the_whole_kind(sentence: str, kind: str, topic_terms: Sequence[str], n
     if not listed:
         return False
     word, subject = (listed.group(1), listed.group(2)) if listed.group(1) else (listed.group(4), listed.group(3))
-    stated = _SUBJECTS.get(re.sub(r"s$", "", word.lower()), "symptoms" if word.lower().startswith("signs and") else "")
-    return stated == _whole_kind(kind) and names_only_the_topic(subject, topic_terms, names)
+    return kind_named(word) == _whole_kind(kind) and names_only_the_topic(subject, topic_terms, names)
+
+
+def kind_named(word: str) -> str:
+    """The kind a word of `_SUBJECTS` names, in either number ("causes" → causes, "signs and symptoms" →
+    symptoms), or ""."""
+    word = word.lower()
+    return _SUBJECTS.get(re.sub(r"s$", "", word), "symptoms" if word.startswith("signs and") else "")
 
 
 def states_the_main_one(sentence: str, kind: str) -> bool:
     """The sentence's subject is the most common or main one of the asked kind."""
     stated = _MAIN_ONE.match(sentence)
-    return bool(stated) and _SUBJECTS[re.sub(r"s$", "", stated.group(1).lower())] == kind
+    return bool(stated) and kind_named(stated.group(1)) == kind
 
 
 def _stated_kind(sentence: str) -> str:
     """The kind a sentence says it lists ("Other causes of fever include …" → causes), or ""."""
     stated = _STATED_SUBJECT.match(sentence) or _STATED_PREDICATE.search(sentence)
     if stated:
-        return _SUBJECTS[re.sub(r"s$", "", stated.group(1).lower())]
+        return kind_named(stated.group(1))
     return "side_effects" if _SIDE_EFFECTS_LISTED.search(sentence) else ""
 
 
@@ -1939,8 +1945,7 @@ def announces_the_kind(sentence: str, kind: str, topic_terms: Sequence[str]) -> 
     announced = _ANNOUNCES_THE_KIND.search(sentence)
     if announced is None or ":" not in sentence[announced.end():]:
         return False
-    said = _SUBJECTS.get(re.sub(r"s$", "", announced.group(1).lower().replace("signs and symptoms", "symptom")))
-    return said == kind and names_only_the_topic(announced.group(2), topic_terms)
+    return kind_named(announced.group(1)) == kind and names_only_the_topic(announced.group(2), topic_terms)
 
 
 def overview(sentence: str, kind: str, topic_terms: Sequence[str]) -> bool:
@@ -1975,7 +1980,7 @@ def names_other_ones(sentence: str, kind: str) -> bool:
     main ones."""
     other = _OTHER_ONES.search(sentence)
     return bool(_FEW_OR_RARE.match(sentence)) or (
-        other is not None and _SUBJECTS.get(re.sub(r"s$", "", other.group(1).lower())) == kind)
+        other is not None and kind_named(other.group(1)) == kind)
 
 
 def reading_order(selected: Sequence[Evidence], reading: Reading, topic_terms: Sequence[str] = ()) -> list[Evidence]:
@@ -2294,8 +2299,6 @@ def _with_followers(chosen: Sequence[tuple[Evidence, float]], joined: dict[str, 
             follows[id(after)] = before
     # Units may chain (a sentence, the "But …" that qualifies it, the "It …" after that) and be chosen
     # in any order: each chain stands together, where its first chosen sentence stood.
-    rank = {id(e): i for i, e in enumerate(picked)}
-
     def chain_of(item: Evidence) -> int:
         seen = set()
         while id(item) in follows and id(item) not in seen:
@@ -2303,11 +2306,10 @@ def _with_followers(chosen: Sequence[tuple[Evidence, float]], joined: dict[str, 
             item = follows[id(item)]
         return id(item)
 
-    starts: dict[int, int] = {}
-    for e in picked:
-        starts[chain_of(e)] = min(starts.get(chain_of(e), rank[id(e)]), rank[id(e)])
-    starts = {id(e): starts[chain_of(e)] for e in picked}
-    return in_pairs(sorted(picked, key=lambda e: starts[id(e)]), follows), follows
+    first: dict[int, int] = {}
+    for rank, e in enumerate(picked):
+        first.setdefault(chain_of(e), rank)
+    return in_pairs(sorted(picked, key=lambda e: first[chain_of(e)]), follows), follows
 
 
 def _place(item: Evidence) -> tuple[int, int]:

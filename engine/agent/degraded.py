@@ -58,16 +58,20 @@ def _excerpt(text: str) -> str:
     return cut + " …"
 
 
-def degraded_answer(state: TurnState, problem: BaseException, *, composing: bool = False) -> str:
-    """The emergency message first (as in a normal answer), the notice, the other alerts,
-    then the retrieved passages numbered like the sources. `composing`: the model is there but
-    writing the answer failed on a fault of the engine's own (`problem`), not on the model."""
+def not_composed_notice(language: str) -> str:
+    """The notice when the model is there but writing the answer failed on a fault of the engine's own."""
+    return _texts(language)["not_composed"]
+
+
+def degraded_answer(state: TurnState, notice: str) -> str:
+    """The emergency message first (as in a normal answer), the `notice` (`unavailable_notice`,
+    `not_composed_notice`), the other alerts, then the retrieved passages numbered like the sources."""
     texts = _texts(state.language)
     parts = []
     emergency = next((a.get("message", "") for a in state.alerts if a.get("kind") == "emergency"), "")
     if emergency:
         parts.append(emergency)
-    parts.append(texts["not_composed"] if composing else unavailable_notice(problem, state.language))
+    parts.append(notice)
     others = [a.get("message", "") for a in state.alerts if a.get("kind") != "emergency" and a.get("message")]
     if others:
         parts.append(texts["alerts"] + "\n" + "\n".join(f"- {message}" for message in others))

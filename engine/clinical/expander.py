@@ -114,25 +114,25 @@ class PackConceptFinder:
             if concept is None or any((m["start"] < pressure.end and pressure.start < m["end"]) or m["name"] == concept.name
                                       for m in mentions):
                 continue
-            tests.append({"start": pressure.start, "end": pressure.end, "negated": False, "text": pressure.item["text"],
-                          "allergy": False, "classes": [], "name": concept.name,
-                          "synonyms": [s for s in concept.synonyms if not has_hangul(s)][: self.synonyms],
-                          "slot": concept.slot, "measured": True})
+            tests.append(self._measured(_span(pressure.start, pressure.end, pressure.item["text"]), concept))
         for lab in lab_names(text):
             named = measured_conditions({"labs": [measured[lab.start]]}) if lab.start in measured else []
             concept = self._concept_named(named[0][0]) if named else None
             overlapping = [m for m in mentions if m["start"] < lab.end and lab.start < m["end"]]
-            span = {"start": lab.start, "end": lab.end, "negated": False, "text": lab.text, "allergy": False,
-                    "classes": []}
+            span = _span(lab.start, lab.end, lab.text)
             if concept is not None:
                 # "My potassium is 5.8" is not about the potassium taken as a medicine.
                 mentions = [m for m in mentions if m not in overlapping]
-                synonyms = [s for s in concept.synonyms if not has_hangul(s)]
-                tests.append({**span, "name": concept.name, "synonyms": synonyms[: self.synonyms],
-                              "slot": concept.slot, "measured": True})
+                tests.append(self._measured(span, concept))
             elif lab.english and not overlapping:
                 tests.append({**span, "name": lab.english[0], "synonyms": lab.english[1:], "slot": "test"})
         return sorted([*mentions, *tests], key=lambda m: m["start"]) if tests else mentions
+
+    def _measured(self, span: dict, concept) -> dict:
+        """The mention of the condition a measured value names, at the value's `span`."""
+        synonyms = [s for s in concept.synonyms if not has_hangul(s)]
+        return {**span, "name": concept.name, "synonyms": synonyms[: self.synonyms], "slot": concept.slot,
+                "measured": True}
 
     def _concept_named(self, name: str):
         """The pack's concept of that name, else of that synonym ("hyperkalemia" is "High potassium level")."""
@@ -182,3 +182,8 @@ class PackConceptFinder:
     def patient(text: str) -> dict:
         """Who the text is about (age, age group, gender, pregnancy), as `extract` reports it."""
         return find_demographics(text)
+
+
+def _span(start: int, end: int, text: str) -> dict:
+    """Where a lab test or measured value stands in the text, as a mention's fields."""
+    return {"start": start, "end": end, "negated": False, "text": text, "allergy": False, "classes": []}

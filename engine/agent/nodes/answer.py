@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from engine.agent.care_guidance import care_guidance
-from engine.agent.degraded import degraded_answer, degraded_plain_answer
+from engine.agent.degraded import degraded_answer, degraded_plain_answer, not_composed_notice, unavailable_notice
 from engine.agent.prompting import (
     history_messages,
     safety_prompt,
@@ -140,7 +140,8 @@ def generate_answer(state: TurnState, services: AgentServices):
         return {"answer": guidance, "sentences": sentences, "drafts": [*state.drafts, draft(state, guidance, sentences)]}
     prefix, opened_by = opening(state)
     if services.llm_unavailable is not None:
-        body = degraded_answer(state, services.llm_unavailable)  # opens with an emergency's guidance itself
+        # opens with an emergency's guidance itself
+        body = degraded_answer(state, unavailable_notice(services.llm_unavailable, state.language))
         answer = body if prefix and body.startswith(prefix.strip()) else prefix + body
         yield Token(answer) if state.iterations == 0 else AnswerReplaced(answer)
         return {"answer": answer, "drafts": [*state.drafts, draft(state, answer)]}
@@ -177,7 +178,7 @@ def _not_composed(state: TurnState, fault: Exception, prefix: str):
     """The answer when writing it failed on a fault of the engine's own: the alerts and the retrieved
     passages, as in degraded mode, shown in place of whatever was streamed. The trace names the
     fault's type only: its message may quote the patient's words."""
-    body = degraded_answer(state, fault, composing=True)  # opens with an emergency's guidance itself
+    body = degraded_answer(state, not_composed_notice(state.language))  # opens with an emergency's guidance itself
     answer = body if prefix and body.startswith(prefix.strip()) else prefix + body
     yield AnswerReplaced(answer)
     decision = f"answer: writing the answer failed ({type(fault).__name__}); the alerts and retrieved passages are shown"
